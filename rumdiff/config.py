@@ -32,3 +32,24 @@ BEAM_WIDTH = 64
 
 #: Random seed used when the user gives none.
 SEED = 0
+
+# --- Puzzle generator (rumdiff.generate) ---------------------------------------------
+#: Generation mode used when the user gives none: "fixed", "mixed" or "simplex".
+GENERATE_MODE = "mixed"
+#: Modes the generator knows.
+GENERATE_MODES = ("fixed", "mixed", "simplex")
+#: Mixed mode: share of puzzles drawn in regimes 1, 2 and 3. The thesis made 10,000,
+#: 90,000 and 300,000 of its 400,000 training puzzles in them.
+REGIME_WEIGHTS = (0.025, 0.225, 0.75)
+#: Mixed mode, per regime: (largest p0, largest p0 + p1), in percent. A puzzle of the
+#: regime draws p0 ~ U(0, first) and then p1 ~ U(0, second - p0): regime 1 p0 ~ U(0, 100),
+#: p1 ~ U(0, 100 - p0); regime 2 p0 ~ U(0, 50), p1 ~ U(0, 100 - p0); regime 3
+#: p0 ~ U(0, 10), p1 ~ U(0, 10 - p0).
+REGIME_RANGES = ((100.0, 100.0), (50.0, 100.0), (10.0, 10.0))
+#: Cells per random-stream block: puzzles ``i`` with the same ``i // max(1, GENERATE_BLOCK_CELLS
+#: // (n * k))`` share one stream. Part of the definition of the generated puzzles:
+#: changing it changes every puzzle of every seed.
+GENERATE_BLOCK_CELLS = 2**20
+#: Most redraws tried for one puzzle before the generator decides that the parameters
+#: allow too few distinct puzzles.
+GENERATE_MAX_REDRAWS = 1000

@@ -160,9 +160,7 @@ def parse_puzzles(
         index += 2
     if index < len(lines):
         problem = "stray blank line" if not lines[index].strip() else "unexpected text"
-        raise PuzzleFileError(
-            path, index + 1, f"{problem} after the {count} declared puzzles"
-        )
+        raise PuzzleFileError(path, index + 1, f"{problem} after the {count} declared puzzles")
     return _stack(puzzles, path, k=k, m=m, n=n)
 
 

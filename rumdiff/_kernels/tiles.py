@@ -1,0 +1,130 @@
+"""Kernels on count matrices: isolated-tile removal, splitting, per-row bounds."""
+
+from numba import njit
+
+
+@njit(cache=True)
+def max_groups_row(row, s):
+    """Most disjoint groups of >= s distinct colours in one row of copies."""
+    g = 0
+    while True:
+        total = 0
+        for c in range(row.shape[0]):
+            total += min(row[c], g + 1)
+        if total < s * (g + 1):
+            return g
+        g += 1
+
+
+@njit(cache=True)
+def run_capacity(x, w, c):
+    """Most runs that can pass through cell (w, c), judged from its neighbours.
+
+    A run through value w holds w - 1 or w + 1; runs holding w - 1 but not w + 1
+    also hold w - 2, and symmetrically, which gives the three window terms.
+    """
+    n = x.shape[0]
+    a = x[w - 2, c] if w >= 2 else 0
+    b = x[w - 1, c] if w >= 1 else 0
+    d = x[w + 1, c] if w + 1 < n else 0
+    e = x[w + 2, c] if w + 2 < n else 0
+    cap = min(a, b) + min(b, d) + min(d, e)
+    cap = min(cap, b + min(d, e))
+    cap = min(cap, d + min(a, b))
+    return cap
+
+
+@njit(cache=True)
+def remove_isolated(x, s):
+    """Remove, in place, copies that no valid arrangement can use; return how many.
+
+    A copy of (w, c) beyond ``run_capacity + max_groups_row`` can be in no run and no
+    group (a group takes at most one tile per colour). Removing such copies changes
+    the neighbours' capacities, so sweep until nothing changes.
+    """
+    n, k = x.shape
+    removed = 0
+    changed = True
+    while changed:
+        changed = False
+        for w in range(n):
+            g = max_groups_row(x[w], s)
+            for c in range(k):
+                xc = x[w, c]
+                if xc == 0:
+                    continue
+                keep = min(xc, run_capacity(x, w, c) + g)
+                if keep < xc:
+                    removed += xc - keep
+                    x[w, c] = keep
+                    changed = True
+    return removed
+
+
+@njit(cache=True)
+def segments(x, bounds_out):
+    """Split rows into independent segments; return how many.
+
+    No run can hold both w and w + 1 when every colour lacks one of them, so the
+    puzzle splits there. Rows without tiles belong to no segment. Segment i is rows
+    ``bounds_out[i, 0]`` to ``bounds_out[i, 1] - 1``.
+    """
+    n, k = x.shape
+    count = 0
+    start = -1
+    for w in range(n + 1):
+        cut = True
+        if w < n and start >= 0:
+            for c in range(k):
+                if x[w - 1, c] > 0 and x[w, c] > 0:
+                    cut = False
+                    break
+        if cut and start >= 0:
+            bounds_out[count, 0] = start
+            bounds_out[count, 1] = w
+            count += 1
+            start = -1
+        if w < n and start < 0:
+            empty = True
+            for c in range(k):
+                if x[w, c] > 0:
+                    empty = False
+                    break
+            if not empty:
+                start = w
+    return count
+
+
+@njit(cache=True)
+def group_index(row, base):
+    """Index of a row of copies in a base-``base`` group-value table."""
+    index = 0
+    power = 1
+    for c in range(row.shape[0]):
+        index += row[c] * power
+        power *= base
+    return index
+
+
+@njit(cache=True)
+def row_upper_bounds(x, gv, m, out):
+    """Upper bound on the points placed at each value, whatever the arrangement.
+
+    Group tiles are at most the group value; run tiles of a colour at most its
+    run capacity. Value w's bound is ``(w + 1) * min(tiles, that sum)``.
+    """
+    n, k = x.shape
+    for w in range(n):
+        tiles = 0
+        runs = 0
+        for c in range(k):
+            tiles += x[w, c]
+            runs += min(x[w, c], run_capacity(x, w, c))
+        out[w] = (w + 1) * min(tiles, gv[group_index(x[w], m + 1)] + runs)
+
+
+@njit(cache=True)
+def stack_remove_isolated(stack, s, removed_out):
+    """:func:`remove_isolated` on every puzzle of a ``(puzzles, n, k)`` stack."""
+    for p in range(stack.shape[0]):
+        removed_out[p] = remove_isolated(stack[p], s)
