@@ -11,7 +11,7 @@ the thesis; our tests compare it with exhaustive search, see ``tests/test_groups
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import numpy as np
@@ -122,7 +122,7 @@ def make_groups(copies) -> list[list[int]]:
     return groups
 
 
-@lru_cache(maxsize=None)
+@cache
 def group_value_table(k: int, m: int) -> np.ndarray:
     """Group values (s = 3) of every count vector, indexed in base ``m + 1``.
 
@@ -143,7 +143,7 @@ def group_value_exhaustive(copies, s: int = config.S) -> int:
     return _exhaustive(tuple(sorted(int(x) for x in copies)), s)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _exhaustive(c: tuple[int, ...], s: int) -> int:
     best = 0
     colours = [i for i, x in enumerate(c) if x > 0]

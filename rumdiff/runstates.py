@@ -24,7 +24,7 @@ value of a state is then its score plus its pending partial runs, and the loss
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -92,7 +92,7 @@ def _moves(counts, m):
             yield e0, middle - e3, e2, e3
 
 
-@lru_cache(maxsize=None)
+@cache
 def run_states(m: int) -> RunStates:
     """Build the run-state tables for m copies (cached)."""
     states = [

@@ -35,10 +35,11 @@ def _grow(array, size):
 
 
 @njit(cache=True)
-def _grow2(array, size):
-    bigger = np.empty((max(2 * array.shape[0], size), array.shape[1]), array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
+def _compact(j, kept, code, bits, val, org):
+    code[kept] = code[j]
+    bits[kept] = bits[j]
+    val[kept] = val[j]
+    org[kept] = org[j]
 
 
 @njit(cache=True)
@@ -68,92 +69,151 @@ def dp_core(
     ``beam > 0`` only the best ``beam`` states per value survive (a heuristic).
     On success ``path[i]`` is the joint state code after row i on a best path.
 
+    Each live state carries its code (the index into ``dense``) and the same
+    components packed 5 bits a colour, which are cheaper to read than to divide out.
+
     Returns ``(best, states, transitions, status)``.
     """
     rows, k = x.shape
+    size = nonzero.shape[0]
+    moves = first[size]
+    most = 1
+    for cc in range(size):
+        most = max(most, first[cc + 1] - first[cc])
+    move_delta = np.empty(moves, np.int64)
+    move_gain = np.empty(moves, np.int64)
+    move_end = np.empty(size, np.int64)
+    left_count = np.empty((k, size), np.int64)
+    left_index = np.empty((k, size), np.int64)
+    least_loss = np.empty((k, size), np.int64)
+    after_index = np.empty(k, np.int64)
+    after_tiles = np.empty(k, np.int64)
     cap = 256
     code = np.empty(cap, np.int64)
+    bits = np.empty(cap, np.int64)
     val = np.empty(cap, np.int64)
-    org = np.empty(cap, np.int64)
-    comp = np.empty((cap, k), np.int64)
+    org = np.empty(cap, np.int32)
     ncode = np.empty(cap, np.int64)
+    nbits = np.empty(cap, np.int64)
     nval = np.empty(cap, np.int64)
-    norg = np.empty(cap, np.int64)
-    ncomp = np.empty((cap, k), np.int64)
+    norg = np.empty(cap, np.int32)
     lay_code = np.empty(1024, np.int64)
-    lay_org = np.empty(1024, np.int64)
+    lay_org = np.empty(1024, np.int32)
     lay_code[0] = 0
     lay_org[0] = -1
     stored = 1
     live = 1
     code[0] = 0
+    bits[0] = 0
     val[0] = 0
     org[0] = 0
-    comp[0, :] = 0
     states = 0
     transitions = 0
     for i in range(rows + 1):
         v = first_value + i
+        threshold = target - suffix[i + 1]
+        # Per colour and state: tiles left for groups (count and table index) and the
+        # least pending points any move must drop; per colour: later colours' tiles.
+        power = 1
         for c in range(k):
             xc = x[i, c] if i < rows else 0
-            umax = min(xc, m)
+            for cc in range(size):
+                spare = max(xc - nonzero[cc], 0)
+                left_count[c, cc] = spare
+                left_index[c, cc] = spare * power
+                least = 1 << 62
+                e = first[cc]
+                while e < first[cc + 1] and used[e] <= xc:
+                    least = min(least, dropped1[e] * (v - 1) + dropped2[e] * (2 * v - 3))
+                    e += 1
+                least_loss[c, cc] = least
+            power *= m + 1
+        later_index = 0
+        later_tiles = 0
+        for c in range(k - 1, -1, -1):
+            after_index[c] = later_index
+            after_tiles[c] = later_tiles
+            xc = x[i, c] if i < rows else 0
+            later_index += xc * (m + 1) ** c
+            later_tiles += xc
+        for c in range(k):
+            xc = x[i, c] if i < rows else 0
+            for cc in range(size):
+                e = first[cc]
+                while e < first[cc + 1] and used[e] <= xc:
+                    move_delta[e] = next_state[e] - cc
+                    move_gain[e] = used[e] * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
+                    e += 1
+                move_end[cc] = e
+            shift = 5 * c
             power = radix[c]
             built = 0
+            need = min(live * most, dense.shape[0])
+            if need > ncode.shape[0]:
+                # Grown before the loop: growing inside it makes numba's code 3x slower.
+                ncode = _grow(ncode, need)
+                nbits = _grow(nbits, need)
+                nval = _grow(nval, need)
+                norg = _grow(norg, need)
             for j in range(live):
-                cc = comp[j, c]
-                base = code[j] - cc * power
+                bj = bits[j]
+                cc = (bj >> shift) & 31
+                cj = code[j]
                 vj = val[j]
-                for move in range(first[cc], first[cc + 1]):
-                    u = used[move]
-                    if u > umax:
-                        break
-                    nc = next_state[move]
-                    nv = vj + u * v - dropped1[move] * (v - 1) - dropped2[move] * (2 * v - 3)
-                    target_code = base + nc * power
-                    transitions += 1
-                    pos = dense[target_code]
+                oj = org[j]
+                # The most this state can still gain at this value, beyond colour c's
+                # move: later colours place at most all their tiles, less what they
+                # must drop; earlier colours' leftovers at most what groups can take.
+                done_index = after_index[c]
+                done_tiles = 0
+                rest = v * after_tiles[c]
+                for d in range(k):
+                    cd = (bj >> (5 * d)) & 31
+                    if d < c:
+                        done_index += left_index[d, cd]
+                        done_tiles += left_count[d, cd]
+                    elif d > c:
+                        rest -= least_loss[d, cd]
+                transitions += move_end[cc] - first[cc]
+                for e in range(first[cc], move_end[cc]):
+                    delta = move_delta[e]
+                    nc = cc + delta
+                    nv = vj + move_gain[e]
+                    groupable = min(
+                        done_tiles + left_count[c, nc], gv[done_index + left_index[c, nc]]
+                    )
+                    if nv + rest + v * groupable < threshold:
+                        continue
+                    t = cj + delta * power
+                    pos = dense[t]
                     if pos < 0:
-                        if built == ncode.shape[0]:
-                            ncode = _grow(ncode, built + 1)
-                            nval = _grow(nval, built + 1)
-                            norg = _grow(norg, built + 1)
-                            ncomp = _grow2(ncomp, built + 1)
-                        dense[target_code] = built
-                        ncode[built] = target_code
+                        dense[t] = built
+                        ncode[built] = t
+                        nbits[built] = bj + (delta << shift)
                         nval[built] = nv
-                        norg[built] = org[j]
-                        for d in range(k):
-                            ncomp[built, d] = comp[j, d]
-                        ncomp[built, c] = nc
+                        norg[built] = oj
                         built += 1
                     elif nv > nval[pos]:
                         nval[pos] = nv
-                        norg[pos] = org[j]
+                        norg[pos] = oj
             for j in range(built):
                 dense[ncode[j]] = -1
             code, ncode = ncode, code
+            bits, nbits = nbits, bits
             val, nval = nval, val
             org, norg = norg, org
-            comp, ncomp = ncomp, comp
             live = built
-        # Groups from the tiles the new states leave over, then bound pruning.
-        threshold = target - suffix[i + 1]
+        # Groups from the tiles the new states leave over.
         kept = 0
         for j in range(live):
-            nv = val[j]
-            if i < rows:
-                index = 0
-                power = 1
-                for c in range(k):
-                    index += (x[i, c] - nonzero[comp[j, c]]) * power
-                    power *= m + 1
-                nv += v * gv[index]
+            bj = bits[j]
+            index = 0
+            for c in range(k):
+                index += left_index[c, (bj >> (5 * c)) & 31]
+            nv = val[j] + v * gv[index]
             if nv >= threshold:
-                code[kept] = code[j]
+                _compact(j, kept, code, bits, val, org)
                 val[kept] = nv
-                org[kept] = org[j]
-                for d in range(k):
-                    comp[kept, d] = comp[j, d]
                 kept += 1
         live = kept
         if beam > 0 and live > beam:
@@ -167,11 +227,7 @@ def dp_core(
                 if val[j] > cut or (val[j] == cut and ties > 0):
                     if val[j] == cut:
                         ties -= 1
-                    code[kept] = code[j]
-                    val[kept] = val[j]
-                    org[kept] = org[j]
-                    for d in range(k):
-                        comp[kept, d] = comp[j, d]
+                    _compact(j, kept, code, bits, val, org)
                     kept += 1
             live = kept
         if live == 0:
