@@ -317,8 +317,8 @@ def solve_kernel(
         runs_only = 0
         for c in range(k):
             best, _, _, _ = dp_core(
-                x[:, c : c + 1], lo + 1, m, one, first, used, next_state, dropped1, dropped2, nonzero,
-                gv_none, no_suffix, 0, 0, dense, max_states, colour_path,
+                x[:, c : c + 1], lo + 1, m, one, first, used, next_state, dropped1,
+                dropped2, nonzero, gv_none, no_suffix, 0, 0, dense, max_states, colour_path,
             )  # fmt: skip
             runs_only += best
             for i in range(rows):
