@@ -25,6 +25,8 @@ OK = 0
 NOT_REACHED = 1
 #: The state budget ran out.
 OVER_BUDGET = 2
+#: A budget that never runs out (the runs-only bound keeps at most n * F states).
+UNLIMITED = 1 << 62
 
 
 @njit(cache=True)
@@ -318,7 +320,7 @@ def solve_kernel(
         for c in range(k):
             best, _, _, _ = dp_core(
                 x[:, c : c + 1], lo + 1, m, one, first, used, next_state, dropped1,
-                dropped2, nonzero, gv_none, no_suffix, 0, 0, dense, max_states, colour_path,
+                dropped2, nonzero, gv_none, no_suffix, 0, 0, dense, UNLIMITED, colour_path,
             )  # fmt: skip
             runs_only += best
             for i in range(rows):
@@ -343,6 +345,9 @@ def solve_kernel(
         )  # fmt: skip
         states += kept
         transitions += work
+        if result == OVER_BUDGET:
+            status = OVER_BUDGET
+            break
         if result == OK and best > low:
             low = best
             path[lo:hi] = trial

@@ -1,0 +1,28 @@
+"""Helpers shared by the tests: paths to examples, seeded random puzzles."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+THESIS_EXAMPLES = SHARED / "data" / "thesis-examples"
+
+#: The two puzzles of thesis Section 4.1 (k = 4, m = 2, n = 5), scoring 93 and 65.
+SECTION_4_1 = (REPO / "data" / "examples" / "thesis-4.1.in").read_text()
+
+
+def random_copies(rng, *, k, m, n, probabilities=None):
+    """A random (n, k) copies matrix; copy probabilities drawn from the simplex if not given."""
+    if probabilities is None:
+        probabilities = rng.dirichlet(np.ones(m + 1))
+    return rng.choice(m + 1, size=(n, k), p=probabilities)
+
+
+def shared_examples():
+    """Paths of small.in and small.out, or skip when shared/ is not beside the repo."""
+    puzzles, scores = THESIS_EXAMPLES / "small.in", THESIS_EXAMPLES / "small.out"
+    if not puzzles.exists():
+        pytest.skip(f"{puzzles} not found (shared/ lies beside the repo in CI)")
+    return puzzles, scores

@@ -1,0 +1,116 @@
+"""The thesis file format: round trips, defaults and one-line errors for bad input."""
+
+import numpy as np
+import pytest
+from helpers import random_copies
+
+from rumdiff.puzzle import Puzzles
+from rumdiff.puzzle_file import (
+    PuzzleFileError,
+    format_puzzles,
+    parse_puzzles,
+    read_puzzles,
+    read_scores,
+    write_puzzles,
+    write_scores,
+)
+
+
+def test_section_4_1_matrices(section_4_1):
+    first = section_4_1.copies[0]
+    # Thesis Figure 3a, rows 1..5, columns b g r y.
+    assert first.tolist() == [[2, 1, 0, 2], [1, 0, 0, 1], [2, 2, 2, 2], [1, 2, 2, 0], [2, 2, 2, 2]]
+    assert (section_4_1.k, section_4_1.m, section_4_1.n) == (4, 2, 5)
+
+
+def test_defaults_k_from_letters_and_n_from_largest_value():
+    puzzles = parse_puzzles("1\n3\n1b 2g 7b\n")
+    assert (puzzles.k, puzzles.m, puzzles.n) == (4, 2, 7)
+    puzzles = parse_puzzles("1\n3\n1b 2o 3p\n")
+    assert puzzles.k == 6
+    puzzles = parse_puzzles("1\n3\n1b 2b 3b\n", k=1, m=1, n=3)
+    assert (puzzles.k, puzzles.m, puzzles.n) == (1, 1, 3)
+
+
+@pytest.mark.parametrize("k, m", [(1, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
+def test_round_trip(tmp_path, k, m):
+    rng = np.random.default_rng(k + m)
+    copies = np.stack([random_copies(rng, k=k, m=m, n=20) for _ in range(5)])
+    path = tmp_path / "p.in"
+    write_puzzles(path, Puzzles(copies, m=m))
+    again = read_puzzles(path, k=k, m=m, n=20)
+    assert np.array_equal(again.copies, copies)
+    assert format_puzzles(again) == path.read_text()
+
+
+BAD = {
+    "empty file": ("", 1, "empty file"),
+    "not a number": ("x\n", 1, "non-negative integer"),
+    "negative count": ("-1\n", 1, "non-negative integer"),
+    "huge count": ("99999999999999999999\n", 1, "too large"),
+    "two numbers on count line": ("1 2\n", 1, "expected only"),
+    "missing puzzle": ("2\n1\n1b\n", 4, "file ends early"),
+    "missing tile line": ("1\n2\n", 3, "file ends early"),
+    "too few tiles": ("1\n3\n1b 2b\n", 3, "declares 3 tiles but lists 2"),
+    "too many tiles": ("1\n1\n1b 2b\n", 3, "declares 1 tiles but lists 2"),
+    "unknown colour": ("1\n1\n1x\n", 3, "unknown colour 'x'"),
+    "colour beyond k": ("1\n1\n1o\n", 3, "unknown colour 'o'"),
+    "value zero": ("1\n1\n0b\n", 3, "value outside 1..n"),
+    "value above n": ("1\n1\n9b\n", 3, "value outside 1..5"),
+    "huge value": ("1\n1\n123456789012345b\n", 3, "too large"),
+    "not a tile": ("1\n1\nb1\n", 3, "is not a tile"),
+    "too many copies": ("1\n3\n1b 1b 1b\n", 3, "more than m=2 copies of 1b"),
+    "stray blank line inside": ("1\n\n1\n1b\n", 2, "blank line"),
+    "stray blank line at end": ("1\n1\n1b\n\n", 4, "stray blank line"),
+    "extra text at end": ("1\n1\n1b\n1\n", 4, "unexpected text"),
+    "crlf": ("1\r\n1\r\n1b\r\n", 1, "CRLF"),
+    "tile count not a number": ("1\nthree\n1b\n", 2, "non-negative integer"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_names_file_line_and_problem(tmp_path, name):
+    text, line, problem = BAD[name]
+    path = tmp_path / "bad.in"
+    path.write_bytes(text.encode())
+    kwargs = {"k": 4, "n": 5} if name in ("colour beyond k", "value above n") else {}
+    with pytest.raises(PuzzleFileError) as caught:
+        read_puzzles(path, **kwargs)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert problem in message
+    assert "\n" not in message
+
+
+def test_missing_and_binary_files(tmp_path):
+    with pytest.raises(PuzzleFileError, match="cannot read"):
+        read_puzzles(tmp_path / "absent.in")
+    path = tmp_path / "binary.in"
+    path.write_bytes(b"1\n1\n1\xffb\n")
+    with pytest.raises(PuzzleFileError, match=r":3: non-ASCII"):
+        read_puzzles(path)
+
+
+def test_bad_parameters():
+    with pytest.raises(PuzzleFileError, match="m must be"):
+        parse_puzzles("1\n1\n1b\n", m=4)
+    with pytest.raises(PuzzleFileError, match="k must be"):
+        parse_puzzles("1\n1\n1b\n", k=7)
+
+
+def test_empty_puzzle_and_zero_puzzles():
+    puzzles = parse_puzzles("1\n0\n\n", n=3)
+    assert len(puzzles) == 1 and puzzles[0].tiles == 0
+    assert len(parse_puzzles("0\n", n=3)) == 0
+
+
+def test_scores_round_trip_and_errors(tmp_path):
+    path = tmp_path / "s.out"
+    write_scores(path, [93, 65, 0])
+    assert read_scores(path).tolist() == [93, 65, 0]
+    path.write_text("93\n\n65\n")
+    with pytest.raises(PuzzleFileError, match=r":2: blank line"):
+        read_scores(path)
+    path.write_text("93\nabc\n")
+    with pytest.raises(PuzzleFileError, match=r":2: score must be"):
+        read_scores(path)

@@ -1,0 +1,153 @@
+"""The exact solver against its slow twins: the ILP and brute force."""
+
+import numpy as np
+import pytest
+from helpers import random_copies, shared_examples
+
+from rumdiff._kernels.tiles import remove_isolated, segments
+from rumdiff.puzzle import Puzzle
+from rumdiff.puzzle_file import read_puzzles, read_scores
+from rumdiff.reference import solve_brute_force, solve_ilp
+from rumdiff.solver import SolverBudgetError, solve
+
+
+def _check(copies, m, expected):
+    solution = solve(Puzzle(copies, m=m))
+    assert solution.score == expected
+    assert solution.arrangement.check(copies) == expected
+    assert solution.lower <= expected <= solution.upper
+    if solution.work.method == "bounds":
+        assert solution.work.transitions == 0
+    return solution
+
+
+def test_section_4_1_examples(section_4_1):
+    for puzzle, expected in zip(section_4_1, (93, 65)):
+        _check(puzzle.copies, 2, expected)
+
+
+def test_thesis_example_files():
+    puzzles_path, scores_path = shared_examples()
+    puzzles = read_puzzles(puzzles_path)
+    scores = read_scores(scores_path)
+    assert len(puzzles) == len(scores) == 50
+    for puzzle, expected in zip(puzzles, scores):
+        _check(puzzle.copies, 2, int(expected))
+
+
+# 36 parameter combinations x 56 puzzles = 2016 puzzles against the ILP.
+GRID = [(n, k, m) for n in (5, 13, 30, 100) for k in (3, 4, 5) for m in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("n, k, m", GRID)
+def test_equals_ilp_on_random_puzzles(n, k, m):
+    rng = np.random.default_rng([n, k, m])
+    for trial in range(56):
+        # From sparse to full: the share of absent tiles sweeps 0.9 .. 0.
+        absent = 0.9 * (1 - trial / 55)
+        rest = rng.dirichlet(np.ones(m)) * (1 - absent)
+        copies = random_copies(rng, k=k, m=m, n=n, probabilities=np.r_[absent, rest])
+        _check(copies, m, solve_ilp(copies).score)
+
+
+@pytest.mark.parametrize("k, m, n", [(1, 3, 40), (2, 2, 40), (6, 2, 30), (6, 3, 12), (4, 2, 1000)])
+def test_equals_ilp_beyond_the_grid(k, m, n):
+    rng = np.random.default_rng([k, m, n])
+    for _ in range(4 if n > 100 else 10):
+        copies = random_copies(rng, k=k, m=m, n=n)
+        _check(copies, m, solve_ilp(copies).score)
+
+
+def test_equals_brute_force_on_tiny_puzzles():
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        k, m, n = int(rng.integers(1, 6)), int(rng.integers(1, 4)), int(rng.integers(1, 7))
+        copies = random_copies(rng, k=k, m=m, n=n)
+        if copies.sum() > 24:
+            continue
+        _check(copies, m, solve_brute_force(copies))
+
+
+def test_removal_is_safe():
+    # Removed copies are in no optimal arrangement: the optimum does not change.
+    rng = np.random.default_rng(11)
+    removed_any = 0
+    for _ in range(150):
+        k, m = int(rng.integers(3, 6)), int(rng.integers(1, 4))
+        copies = random_copies(rng, k=k, m=m, n=int(rng.integers(3, 30)))
+        reduced = copies.astype(np.int64).copy()
+        removed = remove_isolated(reduced, 3)
+        assert removed == copies.sum() - reduced.sum()
+        assert np.all(reduced <= copies)
+        removed_any += removed > 0
+        assert solve_ilp(reduced).score == solve_ilp(copies).score
+    assert removed_any > 20
+
+
+def _segments_slow(x):
+    cuts = [
+        w
+        for w in range(1, len(x))
+        if all(x[w - 1, c] == 0 or x[w, c] == 0 for c in range(x.shape[1]))
+    ]
+    out = []
+    for lo, hi in zip([0, *cuts], [*cuts, len(x)]):
+        rows = [w for w in range(lo, hi) if x[w].any()]
+        if rows:
+            out.append((rows[0], rows[-1] + 1))
+    return out
+
+
+def test_segments_against_slow_split():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        x = random_copies(rng, k=int(rng.integers(1, 6)), m=2, n=int(rng.integers(1, 40)))
+        x = x.astype(np.int64)
+        found = np.zeros((len(x), 2), dtype=np.int64)
+        count = segments(x, found)
+        assert [tuple(b) for b in found[:count].tolist()] == _segments_slow(x)
+
+
+def test_beam_width_changes_work_not_score():
+    rng = np.random.default_rng(9)
+    for _ in range(30):
+        copies = random_copies(rng, k=4, m=2, n=60, probabilities=[0.05, 0.15, 0.8])
+        puzzle = Puzzle(copies, m=2)
+        scores = {solve(puzzle, beam_width=width).score for width in (0, 1, 8, 64, 512)}
+        assert len(scores) == 1
+
+
+def test_work_is_deterministic():
+    rng = np.random.default_rng(2)
+    copies = random_copies(rng, k=4, m=2, n=100, probabilities=[0.04, 0.04, 0.92])
+    first, second = solve(Puzzle(copies, m=2)), solve(Puzzle(copies, m=2))
+    assert (first.work.states, first.work.transitions) == (
+        second.work.states,
+        second.work.transitions,
+    )
+
+
+def test_budget_gives_a_clear_error():
+    rng = np.random.default_rng(4)
+    needed = 0
+    while needed < 1000:  # find a puzzle that needs the DP
+        copies = random_copies(rng, k=4, m=2, n=100, probabilities=[0.04, 0.04, 0.92])
+        puzzle = Puzzle(copies, m=2)
+        needed = solve(puzzle).work.states
+    with pytest.raises(SolverBudgetError, match="max_states"):
+        solve(puzzle, max_states=needed // 10)
+
+
+def test_empty_and_trivial_puzzles():
+    assert solve(Puzzle(np.zeros((5, 4), dtype=int), m=2)).score == 0
+    full = np.full((13, 4), 2)
+    solution = solve(Puzzle(full, m=2))
+    assert solution.score == 2 * 4 * sum(range(1, 14))
+    assert solution.work.method == "bounds"
+
+
+def test_rejects_non_puzzles():
+    with pytest.raises(TypeError):
+        solve(np.zeros((3, 4)))
+    with pytest.raises(ValueError):
+        solve(Puzzle(np.zeros((3, 4), dtype=int)), beam_width=-1)
