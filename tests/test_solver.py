@@ -22,7 +22,7 @@ def _check(copies, m, expected):
 
 
 def test_section_4_1_examples(section_4_1):
-    for puzzle, expected in zip(section_4_1, (93, 65)):
+    for puzzle, expected in zip(section_4_1, (93, 65), strict=True):
         _check(puzzle.copies, 2, expected)
 
 
@@ -31,7 +31,7 @@ def test_thesis_example_files():
     puzzles = read_puzzles(puzzles_path)
     scores = read_scores(scores_path)
     assert len(puzzles) == len(scores) == 50
-    for puzzle, expected in zip(puzzles, scores):
+    for puzzle, expected in zip(puzzles, scores, strict=True):
         _check(puzzle.copies, 2, int(expected))
 
 
@@ -91,7 +91,7 @@ def _segments_slow(x):
         if all(x[w - 1, c] == 0 or x[w, c] == 0 for c in range(x.shape[1]))
     ]
     out = []
-    for lo, hi in zip([0, *cuts], [*cuts, len(x)]):
+    for lo, hi in zip([0, *cuts], [*cuts, len(x)], strict=True):
         rows = [w for w in range(lo, hi) if x[w].any()]
         if rows:
             out.append((rows[0], rows[-1] + 1))
