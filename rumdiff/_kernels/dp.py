@@ -45,6 +45,25 @@ def _compact(j, kept, code, bits, val, org):
 
 
 @njit(cache=True)
+def _keep_best(live, beam, key, code, bits, val, org):
+    """Keep the ``beam`` entries with the largest ``key`` (ties by position); return ``beam``."""
+    cut = np.partition(key[:live].copy(), live - beam)[live - beam]
+    ties = beam
+    for j in range(live):
+        if key[j] > cut:
+            ties -= 1
+    kept = 0
+    for j in range(live):
+        if key[j] > cut or (key[j] == cut and ties > 0):
+            if key[j] == cut:
+                ties -= 1
+            key[kept] = key[j]
+            _compact(j, kept, code, bits, val, org)
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
 def dp_core(
     x,
     first_value,
@@ -99,6 +118,7 @@ def dp_core(
     nbits = np.empty(cap, np.int64)
     nval = np.empty(cap, np.int64)
     norg = np.empty(cap, np.int32)
+    nhope = np.empty(cap, np.int64)
     lay_code = np.empty(1024, np.int64)
     lay_org = np.empty(1024, np.int32)
     lay_code[0] = 0
@@ -157,6 +177,7 @@ def dp_core(
                 nbits = _grow(nbits, need)
                 nval = _grow(nval, need)
                 norg = _grow(norg, need)
+                nhope = _grow(nhope, need)
             for j in range(live):
                 bj = bits[j]
                 cc = (bj >> shift) & 31
@@ -184,7 +205,8 @@ def dp_core(
                     groupable = min(
                         done_tiles + left_count[c, nc], gv[done_index + left_index[c, nc]]
                     )
-                    if nv + rest + v * groupable < threshold:
+                    hope = rest + v * groupable
+                    if nv + hope < threshold:
                         continue
                     t = cj + delta * power
                     pos = dense[t]
@@ -194,12 +216,19 @@ def dp_core(
                         nbits[built] = bj + (delta << shift)
                         nval[built] = nv
                         norg[built] = oj
+                        nhope[built] = hope
                         built += 1
                     elif nv > nval[pos]:
                         nval[pos] = nv
                         norg[pos] = oj
             for j in range(built):
                 dense[ncode[j]] = -1
+            if beam > 0 and built > beam:
+                # The beam also trims between colour passes, by value plus what the
+                # state may still gain at this value, so its lists stay small.
+                for j in range(built):
+                    nhope[j] += nval[j]
+                built = _keep_best(built, beam, nhope, ncode, nbits, nval, norg)
             code, ncode = ncode, code
             bits, nbits = nbits, bits
             val, nval = nval, val
@@ -219,19 +248,7 @@ def dp_core(
                 kept += 1
         live = kept
         if beam > 0 and live > beam:
-            cut = np.partition(val[:live].copy(), live - beam)[live - beam]
-            ties = beam
-            for j in range(live):
-                if val[j] > cut:
-                    ties -= 1
-            kept = 0
-            for j in range(live):
-                if val[j] > cut or (val[j] == cut and ties > 0):
-                    if val[j] == cut:
-                        ties -= 1
-                    _compact(j, kept, code, bits, val, org)
-                    kept += 1
-            live = kept
+            live = _keep_best(live, beam, val, code, bits, val, org)
         if live == 0:
             return 0, states, transitions, NOT_REACHED
         states += live
@@ -351,10 +368,14 @@ def solve_kernel(
         if result == OK and best > low:
             low = best
             path[lo:hi] = trial
-        if low < high:
+        # Most dense segments score their upper bound, and a pass aimed at it prunes
+        # hardest; only if it fails, search everything that beats the lower bound.
+        for aim in (high, low + 1):
+            if aim <= low:
+                break
             best, kept, work, result = dp_core(
                 x, lo + 1, m, radix, first, used, next_state, dropped1, dropped2, nonzero,
-                gv, suffix, low + 1, 0, dense, max_states, trial,
+                gv, suffix, aim, 0, dense, max_states, trial,
             )  # fmt: skip
             states += kept
             transitions += work
@@ -364,6 +385,9 @@ def solve_kernel(
             if result == OK:
                 low = best
                 path[lo:hi] = trial
+                break
+        if status == OVER_BUDGET:
+            break
         score += low
     report[0] = score
     report[1] = removed
