@@ -25,8 +25,9 @@ MAX_N = 10_000
 
 #: Solver budget: the most DP states kept over a whole puzzle before giving up.
 MAX_STATES = 50_000_000
-#: Solver budget: the most transitions evaluated over a whole puzzle.
-MAX_TRANSITIONS = 5_000_000_000
+#: Solver budget: the most DP states alive at once (between two colour passes); the
+#: kernel reserves lists of this size (about 36 bytes a state).
+MAX_LIVE_STATES = 1 << 23
 #: Width of the beam search that gives the exact DP its first lower bound.
 BEAM_WIDTH = 64
 
@@ -53,3 +54,120 @@ GENERATE_BLOCK_CELLS = 2**20
 #: Most redraws tried for one puzzle before the generator decides that the parameters
 #: allow too few distinct puzzles.
 GENERATE_MAX_REDRAWS = 1000
+
+# --- Training, model and prediction (rumdiff.train, rumdiff.model, rumdiff.predict) ---
+#: Feature set the classifier is trained on when the user gives none.
+TRAIN_FEATURE_SET = "all"
+#: Label scheme trained on when the user gives none: "work" or "time".
+TRAIN_LABEL_BY = "work"
+#: Folds of the stratified cross-validation that evaluates the chosen model.
+TRAIN_FOLDS = 10
+#: Grid used when the user gives none.
+TRAIN_GRID = "default"
+#: Hyperparameter grids of the pipeline's random forest (step "forest"). "thesis" is the
+#: thesis's grid (Section 7.6), searched on every row. "default" keeps the forest within
+#: MODEL_MAX_BYTES: max_leaf_nodes bounds each tree at 2 * max_leaf_nodes - 1 nodes of
+#: about 100 bytes, whatever the number of rows; it is searched on a stratified
+#: subsample (TRAIN_SEARCH_ROWS), which ranks these few candidates as the full data
+#: does, at a fraction of the cost (see rumdiff.train).
+TRAIN_GRIDS = {
+    "thesis": {
+        "n_estimators": (50, 100, 150),
+        "max_depth": (None, 10, 20),
+        "min_samples_split": (2, 5, 10),
+        "min_samples_leaf": (1, 2, 4),
+        "class_weight": ("balanced",),
+    },
+    "default": {
+        "n_estimators": (100,),
+        "max_leaf_nodes": (256, 1024),
+        "min_samples_leaf": (1, 8),
+        "max_features": ("sqrt", 0.5),
+        "class_weight": ("balanced",),
+    },
+}
+#: Rows of the stratified subsample each grid is searched on (None: every row).
+TRAIN_SEARCH_ROWS = {"thesis": None, "default": 40_000}
+#: Folds of the grid search (on the searched rows).
+TRAIN_SEARCH_FOLDS = 3
+#: Score the grid search maximises (scikit-learn scorer name).
+TRAIN_SCORING = "f1_macro"
+#: Feature sets that ``rumdiff train --compare`` puts side by side, on the same folds.
+COMPARE_FEATURE_SETS = ("thesis", "extended")
+#: Per grid: most rows each tree of a forest draws (its bootstrap sample), or None for as
+#: many as the forest is fit on. With at most 2 * max_leaf_nodes leaves a tree needs no
+#: more than this to place its splits, and it makes fit time stop growing with the
+#: dataset: a fold on 360,000 rows costs what one on 50,000 does.
+TRAIN_MAX_SAMPLES = {"thesis": None, "default": 50_000}
+#: Held-out rows (of the first fold) on which permutation importance is measured.
+PERMUTATION_ROWS = 10_000
+#: Times each feature is shuffled for permutation importance.
+PERMUTATION_REPEATS = 3
+#: Puzzles decoded and featurised afresh to check that a dataset's feature columns are
+#: what rumdiff.features computes now.
+FEATURE_CHECK_ROWS = 200
+#: Version of the model file layout (joblib pickle plus JSON sidecar); a model saved with
+#: another layout is refused.
+MODEL_FORMAT = 1
+#: joblib compression level of saved models (zlib, 0-9).
+MODEL_COMPRESS = 3
+#: Largest size the default model may have on disk, in bytes.
+MODEL_MAX_BYTES = 10 * 2**20
+#: Default model, relative to the repository root (the folder that holds ``rumdiff/``).
+DEFAULT_MODEL = "models/default.joblib"
+
+# --- Difficulty labels and datasets (rumdiff.labels, rumdiff.dataset, rumdiff.explore) ---
+#: Difficulty classes 1..4, by name.
+LABEL_NAMES = ("easy", "moderate", "medium", "hard")
+#: Label scheme used when the user gives none: "work" (the same on every machine) or
+#: "time" (the thesis's, on solve seconds; depends on the machine and its load).
+LABEL_BY = "work"
+#: Label schemes and their default thresholds.
+#: "time": the thesis's (Section 7.4), on solve seconds: easy < 0.0001 <= moderate < 0.1
+#: <= medium < 1 <= hard. Our solver is about 100x faster than the thesis's, so on a
+#: default mixed G(4, 2, 100) dataset these put 0.8% of puzzles in easy, 99.2% in
+#: moderate and none in medium or hard (4,000 puzzles, seed 12345, slowest 0.08 s).
+#: "work": easy = solved by preprocessing and bounds alone (method "bounds", no DP
+#: work); among the others, moderate < 200,000 <= medium < 1,000,000 <= hard, on the
+#: solver's transitions. Evidence, 4,000 default mixed G(4, 2, 100) puzzles (seed 12345):
+#: 17.0% need no DP; the DP puzzles' transitions have terciles 332,000 and 971,000 but
+#: are bimodal, from regime 3 (p0 + p1 < 10%): a narrow peak at 200,000-500,000 (63% of
+#: all puzzles fall in 160,000-500,000) and a second mode at 1-5 million, with a valley at
+#: 500,000-1,000,000 (3.9% of puzzles). Terciles would cut the peak in two, where a
+#: puzzle's class would hang on a few percent of work; so the hard threshold sits in the
+#: valley and the medium threshold at the peak's foot, where regimes 1 and 2 spread
+#: thinly. Classes: easy 17.0%, moderate 15.2%, medium 40.4%, hard 27.4% (the thesis,
+#: by time: 25.9 / 17.4 / 28.0 / 28.7%). Tied to the solver's pruning: a solver that
+#: prunes differently needs new thresholds (experiments/bench_dataset.py prints the
+#: distribution).
+LABEL_THRESHOLDS = {"work": (200_000, 1_000_000), "time": (0.0001, 0.1, 1.0)}
+#: Feature set stored in a dataset when the user gives none ("thesis", "extended",
+#: "all", or "none" for no feature columns).
+DATASET_FEATURE_SET = "all"
+#: Puzzles in a dataset when the user gives none (about a minute and a half on 2 cores).
+DATASET_COUNT = 20_000
+#: Puzzles per chunk: each chunk is solved by one worker and saved as one part file, so
+#: an interrupted run loses at most the chunks in progress (a few seconds each).
+DATASET_CHUNK = 500
+#: Times each puzzle is solved for its seconds (the minimum is kept).
+DATASET_REPEATS = 1
+#: Worker processes that solve datasets and explorations (joblib: -1 every core).
+DATASET_JOBS = -1
+#: Version of the dataset layout, written to the metadata sidecar.
+DATASET_FORMAT = 1
+#: Exploration grid (thesis Figures 11 and 12): step of p0 and p1 in percent on the full
+#: 0-100% grid, step and extent of the zoomed grid, and puzzles per grid cell (the thesis
+#: used 100).
+EXPLORE_STEP = 5.0
+EXPLORE_ZOOM_STEP = 1.0
+EXPLORE_ZOOM_MAX = 10.0
+EXPLORE_SAMPLES = 20
+#: Parallel workers for training when the user gives none (-1: every core). Results do
+#: not depend on it.
+TRAIN_JOBS = -1
+
+# --- Pre-solve features (rumdiff.features) -------------------------------------------
+#: Feature sets: the thesis's six, our extended set, or both (thesis first).
+FEATURE_SETS = ("thesis", "extended", "all")
+#: Feature set used when the user gives none.
+FEATURE_SET = "all"

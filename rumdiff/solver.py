@@ -171,6 +171,7 @@ def solve(
         beam_width,
         dense,
         max_states,
+        config.MAX_LIVE_STATES,
         reduced,
         path,
         report,
@@ -179,7 +180,8 @@ def solve(
     score, removed, lower, upper, states, transitions, segments, hard, status = report.tolist()
     if status == OVER_BUDGET:
         raise SolverBudgetError(
-            f"the DP needed more than max_states={max_states} states for {puzzle!r}"
+            f"the DP needed more than max_states={max_states} states, or more than "
+            f"{config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
         )
     work = Work(states, transitions, seconds, "dp" if hard else "bounds")
     return Solution(puzzle, score, lower, upper, removed, segments, hard, work, reduced, path)
