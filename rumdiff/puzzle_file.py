@@ -229,6 +229,12 @@ def write_text_atomic(path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="ascii", newline="\n") as stream:
             stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        # mkstemp makes the file private (0600); give it the usual permissions.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -1,0 +1,106 @@
+"""``rumdiff explore``: mean solve time and work over p0 and p1 (thesis Figures 11 and 12)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rumdiff import config
+from rumdiff.cli import UserError
+
+DESCRIPTION = """\
+Solve SAMPLES random puzzles per cell of a grid of p0 (percent of cells with 0 copies)
+and p1 (percent with 1 copy), the rest 2 copies, and write into OUTDIR: explore.csv
+(one row of means per cell), explore_full.png (thesis Figure 11, p0 and p1 in 0-100%)
+and explore_zoom.png (Figure 12, zoomed on 0-10%), each a heatmap of mean solve time
+and one of mean work (DP transitions, the same on every machine). The defaults run in
+about a minute on 2 cores; a finer --step or more --samples (the thesis used 100)
+take proportionally longer.
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "explore",
+        help="heatmaps of mean solve time and work over p0 and p1 (thesis Figures 11, 12)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("outdir", metavar="OUTDIR", help="folder for the CSV and the PNGs")
+    parser.add_argument(
+        "--step", type=float, default=config.EXPLORE_STEP,
+        help=f"grid step of the 0-100%% grid, in percent (default: {config.EXPLORE_STEP:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--zoom-step", type=float, default=config.EXPLORE_ZOOM_STEP,
+        help="grid step of the zoomed grid, in percent "
+        f"(default: {config.EXPLORE_ZOOM_STEP:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--zoom-max", type=float, default=config.EXPLORE_ZOOM_MAX,
+        help=f"extent of the zoomed grid, in percent (default: {config.EXPLORE_ZOOM_MAX:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--samples", type=int, default=config.EXPLORE_SAMPLES,
+        help=f"puzzles per grid cell (default: {config.EXPLORE_SAMPLES}; the thesis used 100)",
+    )  # fmt: skip
+    parser.add_argument("-k", type=int, default=config.K, help=f"colours (default: {config.K})")
+    parser.add_argument(
+        "-m", type=int, default=config.M,
+        help=f"most copies of a tile, at least 2 (default: {config.M})",
+    )  # fmt: skip
+    parser.add_argument("-n", type=int, default=config.N, help=f"values (default: {config.N})")
+    parser.add_argument(
+        "--seed", type=int, default=config.SEED, help=f"random seed (default: {config.SEED})"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=config.DATASET_JOBS,
+        help=f"worker processes; -1 uses every core (default: {config.DATASET_JOBS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--repeats", type=int, default=config.DATASET_REPEATS,
+        help=f"solves per puzzle, the fastest time is kept (default: {config.DATASET_REPEATS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="no progress bar or summary on stderr (default: off)",
+    )  # fmt: skip
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from rumdiff.explore import explore, write_explore
+    from rumdiff.progress import ProgressBar
+
+    if args.jobs == 0:
+        raise UserError("--jobs must not be 0")
+    bar = None
+
+    def progress(done, total):
+        nonlocal bar
+        if bar is None:
+            bar = ProgressBar(total, initial=done)
+        bar.update(done, total)
+
+    try:
+        frame = explore(
+            step=args.step, zoom_step=args.zoom_step, zoom_max=args.zoom_max,
+            samples=args.samples, k=args.k, m=args.m, n=args.n, seed=args.seed,
+            jobs=args.jobs, repeats=args.repeats, progress=None if args.quiet else progress,
+        )  # fmt: skip
+        if bar is not None:
+            bar.close()
+        written = write_explore(frame, args.outdir, k=args.k, m=args.m, n=args.n)
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot write into {args.outdir}: {error.strerror or error}") from None
+    if not args.quiet:
+        worst = frame.loc[frame["mean_transitions"].idxmax()]
+        print(
+            f"wrote {', '.join(str(path) for path in written)}; most work at p0 = "
+            f"{worst['p0']:g}%, p1 = {worst['p1']:g}% ({worst['grid']} grid): "
+            f"{worst['mean_transitions']:,.0f} transitions, {worst['mean_seconds']:.4f} s",
+            file=sys.stderr,
+        )
+    return 0

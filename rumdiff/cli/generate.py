@@ -1,0 +1,253 @@
+"""``rumdiff generate``: a labelled dataset of random puzzles, or a plain puzzle file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rumdiff import config
+from rumdiff.cli import UserError
+
+DESCRIPTION = """\
+Generate COUNT distinct random puzzles G(k, m, n), solve them exactly, compute their
+features and label their difficulty: 1 easy, 2 moderate, 3 medium, 4 hard. OUT is
+Parquet (.parquet, .pq) or CSV (.csv), with a JSON sidecar OUT.json that records the
+command, seed, parameters, versions, class counts and wall time. Finished chunks are
+kept in OUT.partial while the run goes on: after Ctrl-C or kill, the same command with
+--resume goes on where it stopped. The same seed gives the same puzzles and the same
+work labels whatever --jobs is.
+
+Labels: --label-by work (the default) is the same on every machine: easy puzzles need
+no dynamic programming, the others are split by the solver's transitions (thresholds
+t1 t2: moderate < t1 <= medium < t2 <= hard). --label-by time uses solve seconds
+(thresholds t0 t1 t2, the thesis's 0.0001 0.1 1), which vary with the machine and
+its load. --relabel DATASET recomputes the labels of an existing dataset with other
+thresholds, without solving again.
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "generate",
+        help="generate, solve, featurise and label random puzzles",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "out", nargs="?", default=None, metavar="OUT",
+        help="dataset to write (.parquet, .pq or .csv); with --puzzles-only a puzzle file "
+        "in the thesis format; with --relabel where to write the relabelled dataset "
+        "(default: replace DATASET)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--count", type=int, default=config.DATASET_COUNT,
+        help=f"number of puzzles (default: {config.DATASET_COUNT})",
+    )  # fmt: skip
+    parser.add_argument("-k", type=int, default=config.K, help=f"colours (default: {config.K})")
+    parser.add_argument(
+        "-m", type=int, default=config.M, help=f"most copies of a tile (default: {config.M})"
+    )
+    parser.add_argument("-n", type=int, default=config.N, help=f"values (default: {config.N})")
+    parser.add_argument(
+        "--mode", choices=config.GENERATE_MODES, default=config.GENERATE_MODE,
+        help="fixed: given percentages; mixed: the thesis's three training regimes; "
+        f"simplex: copy probabilities uniform on the simplex (default: {config.GENERATE_MODE})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--percentages", type=float, nargs="+", default=None, metavar="P",
+        help="fixed mode: percentages of cells with 0, 1, .., m-1 copies (m numbers); the "
+        "rest get m copies (default: none; required by fixed mode)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--regime-weights", type=float, nargs=3, default=config.REGIME_WEIGHTS,
+        metavar=("W1", "W2", "W3"),
+        help="mixed mode: relative frequencies of regimes 1, 2, 3 (default: "
+        f"{' '.join(map(str, config.REGIME_WEIGHTS))}, the thesis's 10k / 90k / 300k)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--seed", type=int, default=config.SEED, help=f"random seed (default: {config.SEED})"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=config.DATASET_JOBS,
+        help="worker processes; -1 uses every core, -2 all but one "
+        f"(default: {config.DATASET_JOBS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--repeats", type=int, default=config.DATASET_REPEATS,
+        help="solves per puzzle, the fastest time is kept; multiplies the solving time "
+        f"(default: {config.DATASET_REPEATS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--label-by", choices=("work", "time"), default=config.LABEL_BY,
+        help=f"label scheme (default: {config.LABEL_BY})",
+    )  # fmt: skip
+    defaults = "; ".join(
+        f"{scheme}: {' '.join(map(str, values))}"
+        for scheme, values in config.LABEL_THRESHOLDS.items()
+    )
+    parser.add_argument(
+        "--thresholds", type=float, nargs="+", default=None, metavar="T",
+        help=f"label thresholds, increasing (default: {defaults})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--features", choices=("thesis", "extended", "all", "none"),
+        default=config.DATASET_FEATURE_SET,
+        help=f"feature columns to store (default: {config.DATASET_FEATURE_SET})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--chunk-size", type=int, default=config.DATASET_CHUNK,
+        help="puzzles per saved chunk: an interruption loses at most the chunks being "
+        f"solved (default: {config.DATASET_CHUNK})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="continue the unfinished run of OUT (same options); nothing to do if OUT is "
+        "already complete with them; otherwise start afresh "
+        "(default: off)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--puzzles-only", action="store_true",
+        help="only generate: write the puzzles to OUT in the thesis's file format "
+        "(default: off)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--relabel", default=None, metavar="DATASET",
+        help="recompute the labels of DATASET with --label-by and --thresholds, without "
+        "solving (default: off)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="no progress bar or summary on stderr (default: off)",
+    )  # fmt: skip
+    parser.set_defaults(run=run)
+
+
+def _command(args) -> list[str]:
+    """The command line as typed, or, when called as a function, rebuilt from the options."""
+    if sys.argv[1:2] == ["generate"]:
+        return ["rumdiff", *sys.argv[1:]]
+    command = ["rumdiff", "generate"] + ([args.out] if args.out else [])
+    for name, value in vars(args).items():
+        if name in ("out", "run", "command") or value is None or value is False:
+            continue
+        option = f"-{name}" if len(name) == 1 else "--" + name.replace("_", "-")
+        if value is True:
+            command.append(option)
+        elif isinstance(value, (list, tuple)):
+            command += [option, *map(str, value)]
+        else:
+            command += [option, str(value)]
+    return command
+
+
+def _summary(metadata: dict) -> str:
+    counts = metadata["class_counts"]
+    total = max(1, sum(counts.values()))
+    shares = ", ".join(f"{name} {100 * c / total:.1f}%" for name, c in counts.items())
+    return f"labels by {metadata['label']['scheme']}: {shares}"
+
+
+def _relabel(args) -> int:
+    from rumdiff.dataset import relabel_dataset
+
+    if args.puzzles_only or args.resume:
+        raise UserError("--relabel cannot be combined with --puzzles-only or --resume")
+    try:
+        metadata = relabel_dataset(
+            args.relabel, label_by=args.label_by, thresholds=args.thresholds,
+            output=args.out, command=_command(args),
+        )  # fmt: skip
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot write {args.out or args.relabel}: {error}") from None
+    if not args.quiet:
+        print(f"relabelled {args.out or args.relabel}: {_summary(metadata)}", file=sys.stderr)
+    return 0
+
+
+def _puzzles_only(args) -> int:
+    from rumdiff.generate import generate
+    from rumdiff.puzzle_file import write_puzzles
+
+    try:
+        generated = generate(
+            args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
+            percentages=args.percentages, regime_weights=args.regime_weights,
+        )  # fmt: skip
+        write_puzzles(args.out, generated.puzzles)
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
+    if not args.quiet:
+        print(
+            f"wrote {len(generated):,} puzzles to {args.out} "
+            f"(duplicates redrawn: {generated.duplicates_redrawn})",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def run(args) -> int:
+    if args.relabel is not None:
+        return _relabel(args)
+    if args.out is None:
+        raise UserError("OUT is required: the dataset or puzzle file to write")
+    if args.puzzles_only:
+        return _puzzles_only(args)
+
+    import signal
+
+    from rumdiff.dataset import build_dataset, work_dir
+    from rumdiff.progress import ProgressBar, format_duration
+
+    bar = None
+
+    def progress(done, total):
+        nonlocal bar
+        if bar is None:
+            bar = ProgressBar(total, initial=done)
+        bar.update(done, total)
+
+    def terminate(signum, frame):  # let kill clean up as Ctrl-C does
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        metadata = build_dataset(
+            args.out, count=args.count, k=args.k, m=args.m, n=args.n, mode=args.mode,
+            seed=args.seed, percentages=args.percentages, regime_weights=args.regime_weights,
+            jobs=args.jobs, repeats=args.repeats, label_by=args.label_by,
+            thresholds=args.thresholds, feature_set=args.features, chunk_size=args.chunk_size,
+            resume=args.resume, command=_command(args), progress=None if args.quiet else progress,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        if work_dir(args.out).exists():
+            print(
+                f"finished chunks are kept in {work_dir(args.out)}; "
+                "run the same command with --resume to go on",
+                file=sys.stderr,
+            )
+        raise
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if bar is not None:
+        bar.close()
+    if not args.quiet:
+        if metadata.get("already_complete"):
+            print(f"{args.out} is already complete; {_summary(metadata)}", file=sys.stderr)
+        else:
+            print(
+                f"wrote {metadata['rows']:,} puzzles to {args.out} (+ .json) in "
+                f"{format_duration(metadata['sessions'][-1]['wall_seconds'])}; "
+                f"{_summary(metadata)}; duplicates redrawn: {metadata['duplicates_redrawn']}",
+                file=sys.stderr,
+            )
+    return 0

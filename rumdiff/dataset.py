@@ -1,0 +1,482 @@
+"""Labelled datasets: puzzles generated, solved, featurised and labelled, one row each.
+
+A row holds ``id`` (the puzzle's index in the run); ``k``, ``m``, ``n``; ``puzzle``
+(:func:`rumdiff.generate.encode_puzzle`: one digit per cell, lossless); ``mode``,
+``regime`` (1..3 in mixed mode, else 0) and ``p0`` .. ``p{m}`` (the copy probabilities
+the puzzle was drawn with, as fractions); the solver's ``score``, ``lower`` and
+``upper`` bounds, ``states``, ``transitions`` and ``method`` (``"bounds"`` or
+``"dp"``); ``seconds`` (the fastest of ``repeats`` solves, after JIT warm-up); the
+feature columns of :func:`rumdiff.features.compute_features`; and ``label`` (1..4, see
+:mod:`rumdiff.labels`). The file is Parquet (``.parquet``, ``.pq``) or CSV (``.csv``),
+by extension, with a JSON sidecar ``<file>.json`` (:func:`metadata_path`) that records
+how it was made: ``command``, ``seed``, ``parameters`` (everything that decides the
+rows), ``rumdiff_version``, ``git_commit`` and ``git_dirty``, ``label`` (scheme,
+thresholds, class names), ``class_counts``, ``duplicates_redrawn``, ``wall_seconds``
+(over all sessions of a resumed run), ``solve_seconds``, ``sessions`` (per run or
+resumed run: start, wall and worker CPU seconds, puzzles solved, jobs, commit),
+``features`` and ``columns`` (each column's dtype, restored on reading).
+
+Safety: while it runs, :func:`build_dataset` keeps a work folder ``<file>.partial``
+holding ``run.json`` (the run's parameters) and one part file per finished chunk,
+each written to a temporary name, flushed to disk and renamed, so a part is either
+whole or absent. After the last chunk the parts are checked, joined and labelled,
+the dataset and its sidecar are written the same way, and the folder is removed. A
+run stopped by Ctrl-C, ``kill`` or a crash loses only the chunks being solved; the
+same call with ``resume=True`` solves only what is missing. No reader ever sees a
+half-written dataset.
+
+Labels are a function of the solver columns: :func:`relabel_dataset` (``rumdiff
+generate --relabel DATASET``) recomputes them with another scheme or thresholds
+without solving again.
+
+Reproducibility: every puzzle is generated up front in this process (cheap, see
+:mod:`rumdiff.generate`) and only solving and featurising are spread over worker
+processes, so the same seed gives the same rows, apart from ``seconds``, whatever
+``jobs`` is.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+import warnings
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.dataset_io import (
+    DatasetError,
+    atomic_write_frame,
+    atomic_write_json,
+    cast_columns,
+    dataset_format,
+    git_commit,
+    metadata_path,
+    now,
+    read_dataset,
+    read_frame,
+    read_metadata,
+    work_dir,
+    write_dataset,
+)
+from rumdiff.labels import check_thresholds, class_counts, compute_labels
+
+__all__ = [
+    "BASE_COLUMNS",
+    "DatasetError",
+    "build_dataset",
+    "dataset_columns",
+    "metadata_path",
+    "read_dataset",
+    "read_metadata",
+    "relabel_dataset",
+    "solve_batch",
+    "work_dir",
+    "write_dataset",
+]
+
+#: Columns before the copy probabilities, and between them and the features.
+_HEAD = ("id", "k", "m", "n", "puzzle", "mode", "regime")
+_SOLVER = ("score", "lower", "upper", "states", "transitions", "method", "seconds")
+#: Every dataset column that is not a feature or a probability.
+BASE_COLUMNS = (*_HEAD, *_SOLVER, "label")
+#: Feature sets a dataset can hold; "none" stores no feature column.
+FEATURE_SETS = ("thesis", "extended", "all", "none")
+_RUN_FILE = "run.json"
+_warm: set = set()  # shapes solved once in this process, so timings exclude the JIT
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """Everything that decides a dataset's rows (labels are applied at the end)."""
+
+    count: int
+    k: int
+    m: int
+    n: int
+    mode: str
+    seed: int
+    percentages: tuple | None
+    regime_weights: tuple
+    repeats: int
+    feature_set: str
+    chunk_size: int
+
+    def as_json(self) -> dict:
+        data = asdict(self)
+        data["percentages"] = None if self.percentages is None else list(self.percentages)
+        data["regime_weights"] = list(self.regime_weights)
+        return data
+
+
+def _positive(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise DatasetError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return int(value)
+
+
+def _feature_names(feature_set: str, k: int, m: int) -> list[str]:
+    if feature_set not in FEATURE_SETS:
+        raise DatasetError(f"unknown feature set {feature_set!r}; expected one of {FEATURE_SETS}")
+    if feature_set == "none":
+        return []
+    try:
+        from rumdiff.features import feature_names
+    except ImportError as error:
+        raise DatasetError(
+            f"feature set {feature_set!r} needs rumdiff.features ({error}); use feature set 'none'"
+        ) from None
+    names = list(feature_names(feature_set, k=k, m=m))
+    clash = sorted(set(names) & set(dataset_columns(m, [])))
+    if clash:
+        raise DatasetError(f"feature {clash[0]!r} clashes with a dataset column")
+    return names
+
+
+def dataset_columns(m: int, features) -> list[str]:
+    """Column names of a dataset with copies up to ``m`` and the given feature names."""
+    probabilities = [f"p{j}" for j in range(m + 1)]
+    return [*_HEAD, *probabilities, *_SOLVER, *features, "label"]
+
+
+def solve_batch(copies, *, m: int, repeats: int = 1) -> dict[str, np.ndarray]:
+    """Solve stacked puzzles ``(puzzles, n, k)``; the solver columns of their rows.
+
+    Each process solves its first puzzle of each shape once untimed, so that ``seconds``
+    never includes loading the numba kernels. ``seconds`` is the fastest of ``repeats``
+    solves; the work must be the same in every repeat.
+
+    Returns
+    -------
+    dict
+        ``score``, ``lower``, ``upper``, ``states``, ``transitions`` (int64),
+        ``method`` (object) and ``seconds`` (float64) arrays.
+    """
+    from rumdiff.puzzle import Puzzle
+    from rumdiff.solver import solve
+
+    copies = np.asarray(copies)
+    count = len(copies)
+    out = {name: np.zeros(count, dtype=np.int64) for name in _SOLVER}
+    out["method"] = np.empty(count, dtype=object)
+    out["seconds"] = np.zeros(count, dtype=np.float64)
+    if count and (copies.shape[1:], m) not in _warm:
+        solve(Puzzle(copies[0], m=m))
+        _warm.add((copies.shape[1:], m))
+    for i in range(count):
+        puzzle = Puzzle(copies[i], m=m)
+        first = solve(puzzle)
+        work, seconds = first.work, first.work.seconds
+        for _ in range(repeats - 1):
+            again = solve(puzzle)
+            if (again.score, again.work.transitions) != (first.score, work.transitions):
+                raise RuntimeError(f"internal error: the solver is not deterministic on {i}")
+            seconds = min(seconds, again.work.seconds)
+        for name, value in (
+            ("score", first.score), ("lower", first.lower), ("upper", first.upper),
+            ("states", work.states), ("transitions", work.transitions),
+            ("method", work.method), ("seconds", seconds),
+        ):  # fmt: skip
+            out[name][i] = value
+    return out
+
+
+def _chunk_rows(spec: _Spec, start: int, copies, regime, probabilities):
+    """The rows (without labels) of puzzles ``start ..`` and the CPU seconds they took."""
+    import pandas as pd
+
+    from rumdiff.generate import encode_puzzles
+
+    cpu = time.process_time()
+    count = len(copies)
+    columns = {
+        "id": np.arange(start, start + count, dtype=np.int64),
+        "k": np.full(count, spec.k, dtype=np.int8),
+        "m": np.full(count, spec.m, dtype=np.int8),
+        "n": np.full(count, spec.n, dtype=np.int16),
+        "puzzle": encode_puzzles(copies),
+        "mode": [spec.mode] * count,
+        "regime": np.asarray(regime, dtype=np.int8),
+    }
+    for j in range(spec.m + 1):
+        columns[f"p{j}"] = probabilities[:, j]
+    columns.update(solve_batch(copies, m=spec.m, repeats=spec.repeats))
+    frame = pd.DataFrame(columns)
+    for name in ("puzzle", "mode", "method"):
+        frame[name] = frame[name].astype("str")
+    if spec.feature_set != "none":
+        from rumdiff.features import compute_features
+
+        features = compute_features(copies, m=spec.m, feature_set=spec.feature_set)
+        frame = pd.concat([frame, features.reset_index(drop=True)], axis=1)
+    return frame, time.process_time() - cpu
+
+
+def _part_name(chunk: int, fmt: str) -> str:
+    return f"part-{chunk:06d}.{'parquet' if fmt == 'parquet' else 'csv'}"
+
+
+def _start_run(work, spec: _Spec, resume: bool) -> dict:
+    """Open the work folder: a new run, or the unfinished one when resuming."""
+    manifest = work / _RUN_FILE
+    if work.exists():
+        if not resume:
+            raise DatasetError(
+                f"an unfinished run of this dataset is in {work}; resume it (--resume) or delete it"
+            )
+        try:
+            run = read_metadata(manifest)
+        except DatasetError:
+            raise DatasetError(f"{work} holds no readable {_RUN_FILE}; delete the folder") from None
+        for key, value in spec.as_json().items():
+            if run.get("spec", {}).get(key) != value:
+                raise DatasetError(
+                    f"cannot resume: the unfinished run in {work} has {key}="
+                    f"{run.get('spec', {}).get(key)!r}, not {value!r}"
+                )
+        for stray in work.glob(".*"):  # temporaries of chunks being written when stopped
+            stray.unlink(missing_ok=True)
+        return run
+    work.mkdir(parents=True)
+    run = {"format": config.DATASET_FORMAT, "spec": spec.as_json(), "sessions": []}
+    atomic_write_json(manifest, run)
+    return run
+
+
+def build_dataset(
+    path,
+    *,
+    count: int = config.DATASET_COUNT,
+    k: int = config.K,
+    m: int = config.M,
+    n: int = config.N,
+    mode: str = config.GENERATE_MODE,
+    seed: int = config.SEED,
+    percentages=None,
+    regime_weights=config.REGIME_WEIGHTS,
+    jobs: int = config.DATASET_JOBS,
+    repeats: int = config.DATASET_REPEATS,
+    label_by: str = config.LABEL_BY,
+    thresholds=None,
+    feature_set: str = config.DATASET_FEATURE_SET,
+    chunk_size: int = config.DATASET_CHUNK,
+    resume: bool = False,
+    command=None,
+    progress=None,
+) -> dict:
+    """Generate, solve, featurise and label ``count`` puzzles into ``path``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The dataset: ``.parquet``/``.pq`` (needs pyarrow) or ``.csv``.
+    count, k, m, n, mode, seed, percentages, regime_weights
+        As for :func:`rumdiff.generate.generate`.
+    jobs : int
+        Worker processes (joblib's convention: -1 every core, 1 none).
+    repeats : int
+        Solves per puzzle; ``seconds`` is the fastest.
+    label_by, thresholds
+        Label scheme and thresholds (:func:`rumdiff.labels.compute_labels`).
+    feature_set : {"thesis", "extended", "all", "none"}
+        Feature columns to store.
+    chunk_size : int
+        Puzzles per part file; an interrupted run loses at most the chunks in progress.
+    resume : bool
+        Continue the unfinished run of ``path`` (same parameters, else an error). When
+        there is none, start afresh, unless ``path`` is already complete with these
+        parameters: then only relabel it if the labels differ.
+    command : list of str, optional
+        The command line, for the metadata.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after generation and after every chunk.
+
+    Returns
+    -------
+    dict
+        The metadata written to the sidecar; ``"already_complete": True`` when a resumed
+        run found nothing to do.
+
+    Raises
+    ------
+    DatasetError
+        On bad parameters or files. ``ValueError`` from the generator passes through.
+    """
+    from pathlib import Path
+
+    import joblib
+    import pandas as pd
+
+    from rumdiff.generate import generate
+
+    began, started = time.perf_counter(), now()
+    path = Path(path)
+    fmt = dataset_format(path)
+    spec = _Spec(
+        _positive("count", count), k, m, n, mode, seed,
+        None if percentages is None else tuple(float(p) for p in percentages),
+        tuple(float(w) for w in regime_weights), _positive("repeats", repeats),
+        feature_set, _positive("chunk_size", chunk_size),
+    )  # fmt: skip
+    thresholds = check_thresholds(label_by, thresholds)
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs == 0:
+        raise DatasetError(f"jobs must be a non-zero whole number, got {jobs!r}")
+    features = _feature_names(feature_set, k, m)
+    generated = generate(
+        count, k=k, m=m, n=n, mode=mode, seed=seed, percentages=percentages,
+        regime_weights=regime_weights,
+    )  # fmt: skip
+    work = work_dir(path)
+    if resume and not work.exists() and path.exists():
+        done = _complete(path, spec, label_by, thresholds, command)
+        if done is not None:
+            return done
+    run = _start_run(work, spec, resume)
+    session = {"started": started, "wall_seconds": 0.0, "cpu_seconds": 0.0, "puzzles_solved": 0}
+    session.update(jobs=int(joblib.effective_n_jobs(jobs)), **git_commit())
+    run["sessions"].append(session)
+    atomic_write_json(work / _RUN_FILE, run)  # a killed session is on record too
+    _solve_chunks(work, fmt, spec, generated, run, jobs, began, progress)
+    parts = [read_frame(work / _part_name(c, fmt), fmt) for c in range(_chunks(spec))]
+    frame = cast_columns(pd.concat(parts, ignore_index=True), run.get("columns", {}))
+    _check_rows(frame, generated, work)
+    frame["label"] = compute_labels(frame, label_by, thresholds)
+    frame = frame[dataset_columns(m, features)]
+    session["wall_seconds"] = time.perf_counter() - began
+    metadata = {
+        "format": config.DATASET_FORMAT,
+        "command": None if command is None else list(command),
+        "created": now(),
+        "seed": seed,
+        "parameters": spec.as_json(),
+        "duplicates_redrawn": generated.duplicates_redrawn,
+        "rows": len(frame),
+        "label": _label_info(label_by, thresholds),
+        "class_counts": class_counts(frame["label"]),
+        "wall_seconds": sum(s["wall_seconds"] for s in run["sessions"]),
+        "solve_seconds": float(frame["seconds"].sum()),
+        "sessions": run["sessions"],
+        **git_commit(),
+        "features": features,
+    }
+    metadata = write_dataset(frame, path, metadata)
+    shutil.rmtree(work, ignore_errors=True)
+    return metadata
+
+
+def _chunks(spec: _Spec) -> int:
+    return -(-spec.count // spec.chunk_size)
+
+
+def _solve_chunks(work, fmt: str, spec: _Spec, generated, run: dict, jobs, began, progress):
+    """Solve the chunks that have no part file yet, in parallel; save each as it ends."""
+    import joblib
+
+    size, count, session = spec.chunk_size, spec.count, run["sessions"][-1]
+    pending = [c for c in range(_chunks(spec)) if not (work / _part_name(c, fmt)).exists()]
+    done = count - sum(min(size, count - c * size) for c in pending)
+    if progress is not None:
+        progress(done, count)
+    copies, regime = generated.puzzles.copies, generated.regime
+    probabilities = generated.probabilities
+    tasks = (
+        joblib.delayed(_chunk_rows)(
+            spec, c * size, copies[c * size : (c + 1) * size],
+            regime[c * size : (c + 1) * size], probabilities[c * size : (c + 1) * size],
+        )
+        for c in pending
+    )  # fmt: skip
+    results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+    try:
+        for frame, cpu in results:
+            if "columns" not in run:  # the workers' dtypes, which CSV parts do not keep
+                run["columns"] = {name: str(dtype) for name, dtype in frame.dtypes.items()}
+                atomic_write_json(work / _RUN_FILE, run)
+            chunk = int(frame["id"].iloc[0]) // size
+            atomic_write_frame(frame, work / _part_name(chunk, fmt), fmt)
+            done += len(frame)
+            session["puzzles_solved"] += len(frame)
+            session["cpu_seconds"] += cpu
+            session["wall_seconds"] = time.perf_counter() - began
+            atomic_write_json(work / _RUN_FILE, run)
+            if progress is not None:
+                progress(done, count)
+    finally:
+        with warnings.catch_warnings():  # joblib warns that it cancelled the other chunks
+            warnings.simplefilter("ignore", UserWarning)
+            results.close()
+
+
+def _label_info(scheme: str, thresholds) -> dict:
+    return {"scheme": scheme, "thresholds": list(thresholds), "names": list(config.LABEL_NAMES)}
+
+
+def _complete(path, spec: _Spec, label_by: str, thresholds, command) -> dict | None:
+    """The metadata of ``path`` if it is a finished dataset of this spec, relabelled if
+    its labels differ; None if it is not."""
+    try:
+        metadata = read_metadata(metadata_path(path))
+    except DatasetError:
+        return None
+    if metadata.get("parameters") != spec.as_json() or metadata.get("rows") != spec.count:
+        return None
+    if metadata.get("label") != _label_info(label_by, thresholds):
+        metadata = relabel_dataset(path, label_by=label_by, thresholds=thresholds, command=command)
+    return {**metadata, "already_complete": True}
+
+
+def _check_rows(frame, generated, work) -> None:
+    """Check that the parts hold exactly the generated puzzles, in order."""
+    from rumdiff.generate import encode_puzzles
+
+    ids = frame["id"].to_numpy()
+    if len(frame) != len(generated) or not np.array_equal(ids, np.arange(len(generated))):
+        raise DatasetError(f"the parts in {work} do not hold puzzles 0..{len(generated) - 1}")
+    expected = encode_puzzles(generated.puzzles.copies)
+    if not np.array_equal(np.asarray(frame["puzzle"], dtype=object), np.asarray(expected, object)):
+        raise DatasetError(f"the parts in {work} hold other puzzles than this run's; delete it")
+
+
+def relabel_dataset(
+    path, *, label_by: str = config.LABEL_BY, thresholds=None, output=None, command=None
+) -> dict:
+    """Recompute the labels of a dataset with another scheme or thresholds, without solving.
+
+    Parameters
+    ----------
+    path : str or Path
+        An existing dataset (its sidecar is read if present).
+    label_by, thresholds
+        The new scheme and thresholds (:func:`rumdiff.labels.compute_labels`).
+    output : str or Path, optional
+        Where to write the relabelled dataset (default: ``path``, replaced atomically).
+    command : list of str, optional
+        The command line, recorded in the metadata.
+
+    Returns
+    -------
+    dict
+        The new metadata.
+    """
+    thresholds = check_thresholds(label_by, thresholds)
+    output = path if output is None else output
+    dataset_format(output)
+    frame = read_dataset(path)
+    sidecar = metadata_path(path)
+    metadata = read_metadata(sidecar) if sidecar.exists() else {}
+    missing = [c for c in ("method", "transitions", "seconds") if c not in frame.columns]
+    if missing:
+        raise DatasetError(f"{path}: not a rumdiff dataset (no column {missing[0]!r})")
+    frame["label"] = compute_labels(frame, label_by, thresholds)
+    history = metadata.get("relabelled", [])
+    history.append(
+        {"command": None if command is None else list(command), "at": now(),
+         "previous": metadata.get("label")}
+    )  # fmt: skip
+    metadata.update(
+        label=_label_info(label_by, thresholds),
+        class_counts=class_counts(frame["label"]),
+        relabelled=history,
+    )
+    return write_dataset(frame, output, metadata)

@@ -1,0 +1,114 @@
+"""A tiny progress bar: count, share, rate and ETA on one line of a stream.
+
+Used by the CLI only (library code reports progress through callbacks and never
+prints). On a terminal the line is redrawn in place at most every
+``min_interval`` seconds; elsewhere (a log file, a CI job) a new line is written
+at most every ``log_interval`` seconds, so logs stay short.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+__all__ = ["ProgressBar", "format_duration"]
+
+
+def format_duration(seconds: float) -> str:
+    """``seconds`` as ``M:SS`` or ``H:MM:SS``; ``--:--`` when unknown."""
+    if seconds is None or not seconds >= 0 or seconds == float("inf"):
+        return "--:--"
+    whole = int(round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class ProgressBar:
+    """Progress of ``total`` items, of which ``initial`` were done before (a resumed run).
+
+    The rate and the ETA count only the items done since the bar was made.
+
+    Parameters
+    ----------
+    total : int
+        Items in all.
+    initial : int
+        Items already done when the bar starts.
+    stream : file, optional
+        Where to draw; default ``sys.stderr``.
+    unit : str
+        Name of the items, for the rate.
+    width : int
+        Characters of the bar itself.
+    """
+
+    def __init__(
+        self,
+        total: int,
+        *,
+        initial: int = 0,
+        stream=None,
+        unit: str = "puzzles",
+        width: int = 24,
+        min_interval: float = 0.2,
+        log_interval: float = 30.0,
+        clock=time.monotonic,
+    ):
+        self.total = max(0, int(total))
+        self.initial = self.done = int(initial)
+        self.stream = sys.stderr if stream is None else stream
+        self.unit = unit
+        self.width = width
+        self.clock = clock
+        self.started = clock()
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty and isatty())
+        self.interval = min_interval if self.tty else log_interval
+        self._last = None
+        self._drawn = None  # the count last drawn
+
+    def rate(self) -> float:
+        """Items per second since the bar started (0 before any item)."""
+        elapsed = self.clock() - self.started
+        return (self.done - self.initial) / elapsed if elapsed > 0 else 0.0
+
+    def line(self) -> str:
+        """The current line of text."""
+        share = self.done / self.total if self.total else 1.0
+        filled = int(round(share * self.width))
+        rate = self.rate()
+        eta = (self.total - self.done) / rate if rate > 0 else None
+        return (
+            f"[{'#' * filled}{'.' * (self.width - filled)}] "
+            f"{self.done:,}/{self.total:,} {100 * share:5.1f}% "
+            f"{rate:,.1f} {self.unit}/s "
+            f"elapsed {format_duration(self.clock() - self.started)} ETA {format_duration(eta)}"
+        )
+
+    def update(self, done: int, total: int | None = None) -> None:
+        """Record ``done`` items in all and redraw if it is time to."""
+        self.done = int(done)
+        if total is not None:
+            self.total = int(total)
+        now = self.clock()
+        if self._last is not None and now - self._last < self.interval and done < self.total:
+            return
+        self._last = now
+        self._draw()
+
+    def _draw(self) -> None:
+        self._drawn = self.done
+        if self.tty:
+            self.stream.write("\r" + self.line() + "\x1b[K")
+        else:
+            self.stream.write(self.line() + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Draw the final state and end the line."""
+        if self._drawn != self.done:
+            self._draw()
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()

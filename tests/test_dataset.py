@@ -1,0 +1,414 @@
+"""Tests for rumdiff.dataset, rumdiff.dataset_io, rumdiff.progress and ``rumdiff generate``."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rumdiff import __version__, config
+from rumdiff.cli import main
+from rumdiff.dataset import (
+    BASE_COLUMNS,
+    DatasetError,
+    build_dataset,
+    dataset_columns,
+    metadata_path,
+    read_dataset,
+    read_metadata,
+    relabel_dataset,
+    solve_batch,
+    work_dir,
+    write_dataset,
+)
+from rumdiff.generate import decode_puzzles, generate
+from rumdiff.labels import class_counts, compute_labels
+from rumdiff.progress import ProgressBar, format_duration
+from rumdiff.puzzle import Puzzle
+from rumdiff.puzzle_file import read_puzzles
+from rumdiff.solver import solve
+
+COUNT, CHUNK, SEED = 60, 20, 3
+PARAMS = {"count": COUNT, "chunk_size": CHUNK, "seed": SEED, "feature_set": "none"}
+CLI_PARAMS = ["--count", str(COUNT), "--chunk-size", str(CHUNK), "--seed", str(SEED)]
+CLI_PARAMS += ["--features", "none", "--quiet"]
+
+
+def _rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """Everything but the seconds, which vary from run to run."""
+    return frame.drop(columns="seconds")
+
+
+def _leftovers(folder) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+@pytest.fixture(scope="module")
+def one_go(tmp_path_factory):
+    """A dataset made in one go, in one process: (path, metadata, frame)."""
+    path = tmp_path_factory.mktemp("one") / "data.parquet"
+    metadata = build_dataset(path, jobs=1, command=["rumdiff", "generate", "x"], **PARAMS)
+    return path, metadata, read_dataset(path)
+
+
+def test_rows_hold_the_generated_puzzles_and_their_solutions(one_go):
+    path, _, frame = one_go
+    assert list(frame.columns) == dataset_columns(config.M, [])
+    assert set(BASE_COLUMNS) <= set(frame.columns)
+    assert frame["id"].tolist() == list(range(COUNT))
+    generated = generate(COUNT, seed=SEED)
+    copies = decode_puzzles(frame["puzzle"], config.K, config.N)
+    assert np.array_equal(copies, generated.puzzles.copies)
+    assert np.array_equal(frame["regime"], generated.regime)
+    assert np.array_equal(frame[["p0", "p1", "p2"]].to_numpy(), generated.probabilities)
+    assert (frame["k"] == 4).all() and (frame["m"] == 2).all() and (frame["n"] == 100).all()
+    assert (frame["mode"] == "mixed").all()
+    for i in (0, 7, 33):
+        solution = solve(Puzzle(copies[i], m=2))
+        row = frame.iloc[i]
+        assert (row["score"], row["lower"], row["upper"]) == (
+            solution.score, solution.lower, solution.upper
+        )  # fmt: skip
+        assert (row["states"], row["transitions"], row["method"]) == (
+            solution.work.states, solution.work.transitions, solution.work.method
+        )  # fmt: skip
+    assert (frame["seconds"] > 0).all()
+    assert (frame["lower"] <= frame["score"]).all() and (frame["score"] <= frame["upper"]).all()
+    assert np.array_equal(frame["label"], compute_labels(frame))
+    assert not work_dir(path).exists()
+    assert _leftovers(path.parent) == []
+
+
+def test_metadata_records_how_the_dataset_was_made(one_go):
+    path, metadata, frame = one_go
+    assert read_metadata(metadata_path(path)) == json.loads(json.dumps(metadata))
+    assert metadata["command"] == ["rumdiff", "generate", "x"]
+    assert metadata["seed"] == SEED
+    assert metadata["parameters"] == {
+        "count": COUNT, "k": 4, "m": 2, "n": 100, "mode": "mixed", "seed": SEED,
+        "percentages": None, "regime_weights": list(config.REGIME_WEIGHTS), "repeats": 1,
+        "feature_set": "none", "chunk_size": CHUNK,
+    }  # fmt: skip
+    assert metadata["rumdiff_version"] == __version__
+    commit = metadata["git_commit"]
+    assert commit is None or re.fullmatch(r"[0-9a-f]{40}", commit)
+    assert metadata["rows"] == COUNT == sum(metadata["class_counts"].values())
+    assert metadata["class_counts"] == class_counts(frame["label"])
+    assert metadata["label"] == {
+        "scheme": "work",
+        "thresholds": list(config.LABEL_THRESHOLDS["work"]),
+        "names": list(config.LABEL_NAMES),
+    }
+    assert metadata["wall_seconds"] > 0 and metadata["solve_seconds"] > 0
+    assert metadata["duplicates_redrawn"] == 0
+    assert metadata["file"] == "data.parquet" and metadata["file_format"] == "parquet"
+    assert list(metadata["columns"]) == list(frame.columns)
+    assert [s["puzzles_solved"] for s in metadata["sessions"]] == [COUNT]
+    assert metadata["sessions"][0]["jobs"] == 1
+
+
+def test_csv_and_parquet_read_back_alike(one_go, tmp_path):
+    _, _, frame = one_go
+    path = tmp_path / "data.csv"
+    build_dataset(path, jobs=1, **PARAMS)
+    pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
+    # Exact round trips, floats bit for bit, in both formats.
+    for name in ("copy.csv", "copy.parquet", "copy.pq"):
+        write_dataset(frame, tmp_path / name, {"note": 1})
+        pd.testing.assert_frame_equal(read_dataset(tmp_path / name), frame)
+        assert read_metadata(metadata_path(tmp_path / name))["note"] == 1
+    # Without its sidecar a dataset still reads with the standard dtypes.
+    metadata_path(tmp_path / "copy.csv").unlink()
+    pd.testing.assert_frame_equal(read_dataset(tmp_path / "copy.csv"), frame)
+
+
+def test_jobs_do_not_change_the_rows(one_go, tmp_path):
+    _, _, frame = one_go
+    path = tmp_path / "two.parquet"
+    metadata = build_dataset(path, jobs=2, **PARAMS)
+    pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
+    assert metadata["sessions"][0]["jobs"] == 2
+
+
+def test_other_shapes_and_modes(tmp_path):
+    path = tmp_path / "small.csv"
+    build_dataset(path, count=12, k=3, m=3, n=20, mode="simplex", seed=1, feature_set="none",
+                  chunk_size=5, jobs=1)  # fmt: skip
+    frame = read_dataset(path)
+    assert list(frame.columns) == dataset_columns(3, [])
+    assert np.allclose(frame[["p0", "p1", "p2", "p3"]].sum(axis=1), 1)
+    assert (frame["regime"] == 0).all() and (frame["mode"] == "simplex").all()
+    assert np.array_equal(
+        decode_puzzles(frame["puzzle"], 3, 20), generate(12, k=3, m=3, n=20, mode="simplex",
+                                                         seed=1).puzzles.copies
+    )  # fmt: skip
+    fixed = tmp_path / "fixed.csv"
+    build_dataset(fixed, count=5, mode="fixed", percentages=(10, 20), feature_set="none", jobs=1)
+    assert np.allclose(read_dataset(fixed)[["p0", "p1", "p2"]], [0.1, 0.2, 0.7])
+
+
+class Stop(Exception):
+    pass
+
+
+def _stop_after(chunks: int):
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if len(calls) > chunks:  # the first call reports the state before any chunk
+            raise Stop
+
+    return progress
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_resume_after_an_interruption_gives_the_one_go_rows(one_go, tmp_path, jobs):
+    _, _, frame = one_go
+    path = tmp_path / "data.parquet"
+    with pytest.raises(Stop):
+        build_dataset(path, jobs=jobs, progress=_stop_after(1), **PARAMS)
+    assert not path.exists() and not metadata_path(path).exists()
+    parts = sorted(p.name for p in work_dir(path).glob("part-*"))
+    assert len(parts) == 1
+    with pytest.raises(DatasetError, match="unfinished run .* resume it"):
+        build_dataset(path, jobs=jobs, **PARAMS)
+    with pytest.raises(DatasetError, match="cannot resume: .* has seed=3, not 4"):
+        build_dataset(path, jobs=jobs, resume=True, **{**PARAMS, "seed": 4})
+    seen = []
+    metadata = build_dataset(
+        path, jobs=jobs, resume=True, progress=lambda d, t: seen.append(d), **PARAMS
+    )
+    assert seen == [CHUNK, 2 * CHUNK, 3 * CHUNK]
+    pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
+    assert [s["puzzles_solved"] for s in metadata["sessions"]] == [CHUNK, COUNT - CHUNK]
+    assert not work_dir(path).exists() and _leftovers(tmp_path) == []
+    # Resuming a finished dataset does nothing.
+    stamp = path.stat().st_mtime_ns
+    again = build_dataset(path, jobs=jobs, resume=True, **PARAMS)
+    assert again["already_complete"] and path.stat().st_mtime_ns == stamp
+    # ... or only relabels it, when asked for other labels.
+    again = build_dataset(path, jobs=jobs, resume=True, thresholds=(1000, 2000), **PARAMS)
+    assert again["already_complete"] and again["label"]["thresholds"] == [1000, 2000]
+    relabelled = read_dataset(path)
+    assert np.array_equal(relabelled["label"], compute_labels(frame, "work", (1000, 2000)))
+    pd.testing.assert_frame_equal(_rows(relabelled.drop(columns="label")),
+                                  _rows(frame.drop(columns="label")))  # fmt: skip
+
+
+def test_a_failing_worker_leaves_no_output(tmp_path, monkeypatch):
+    import rumdiff.dataset
+
+    calls = []
+
+    def failing(copies, *, m, repeats=1):
+        calls.append(len(copies))
+        if len(calls) == 2:
+            raise RuntimeError("solver exploded")
+        return solve_batch(copies, m=m, repeats=repeats)
+
+    monkeypatch.setattr(rumdiff.dataset, "solve_batch", failing)
+    path = tmp_path / "data.csv"
+    with pytest.raises(RuntimeError, match="solver exploded"):
+        build_dataset(path, jobs=1, **PARAMS)
+    assert not path.exists() and not metadata_path(path).exists()
+    assert [p.name for p in work_dir(path).glob("part-*")] == ["part-000000.csv"]
+    assert _leftovers(tmp_path) == [] and _leftovers(work_dir(path)) == []
+
+
+def test_a_failed_final_write_keeps_the_old_file_and_the_parts(one_go, tmp_path, monkeypatch):
+    _, _, frame = one_go
+    path = tmp_path / "data.parquet"
+    path.write_bytes(b"old dataset")
+    original = pd.DataFrame.to_parquet
+
+    def half_written(self, target, *args, **kwargs):
+        if os.path.basename(target).startswith(".data.parquet."):
+            with open(target, "wb") as stream:
+                stream.write(b"PAR1 half a file")
+            raise OSError(28, "No space left on device")
+        return original(self, target, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", half_written)
+    with pytest.raises(OSError, match="No space left"):
+        build_dataset(path, jobs=1, **PARAMS)
+    assert path.read_bytes() == b"old dataset" and not metadata_path(path).exists()
+    assert _leftovers(tmp_path) == []
+    assert len(list(work_dir(path).glob("part-*"))) == COUNT // CHUNK
+    monkeypatch.undo()
+    metadata = build_dataset(path, jobs=1, resume=True, **PARAMS)
+    assert metadata["sessions"][-1]["puzzles_solved"] == 0
+    pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
+
+
+def test_resume_after_kill(one_go, tmp_path):
+    """A real SIGKILL in the middle of a run, then ``--resume`` from the command line."""
+    _, _, frame = one_go
+    path = tmp_path / "data.parquet"
+    command = [sys.executable, "-m", "rumdiff", "generate", str(path), *CLI_PARAMS]
+    command += ["--jobs", "1", "--chunk-size", "10"]  # the last --chunk-size wins
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not list(work_dir(path).glob("part-*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert process.returncode == -signal.SIGKILL
+    assert not path.exists() and work_dir(path).exists()
+    done = len(list(work_dir(path).glob("part-*")))
+    assert 1 <= done < 6
+    assert main(["generate", str(path), *CLI_PARAMS, "--jobs", "1", "--chunk-size", "10",
+                 "--resume"]) == 0  # fmt: skip
+    pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
+    sessions = read_metadata(metadata_path(path))["sessions"]
+    assert len(sessions) == 2 and sessions[1]["puzzles_solved"] == COUNT - 10 * done
+    # The killed session's record is as of its last chunk but one or its last chunk.
+    assert sessions[0]["puzzles_solved"] in (10 * done - 10, 10 * done)
+    assert not work_dir(path).exists() and _leftovers(tmp_path) == []
+
+
+def test_relabel_without_solving(one_go, tmp_path, monkeypatch):
+    import rumdiff.solver
+
+    path, _, frame = one_go
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("relabelling must not solve")
+
+    monkeypatch.setattr(rumdiff.solver, "solve", no_solving)
+    out = tmp_path / "relabelled.csv"
+    metadata = relabel_dataset(path, label_by="time", thresholds=(0.001, 0.01, 0.02), output=out)
+    relabelled = read_dataset(out)
+    expected = compute_labels(frame, "time", (0.001, 0.01, 0.02))
+    assert np.array_equal(relabelled["label"], expected)
+    pd.testing.assert_frame_equal(relabelled.drop(columns="label"), frame.drop(columns="label"))
+    assert metadata["label"]["scheme"] == "time"
+    assert metadata["label"]["thresholds"] == [0.001, 0.01, 0.02]
+    assert metadata["class_counts"] == class_counts(expected)
+    assert metadata["relabelled"][0]["previous"]["scheme"] == "work"
+    assert metadata["seed"] == SEED  # the rest of the metadata is kept
+    # In place, through the command line, with work thresholds.
+    assert main(["generate", "--relabel", str(out), "--label-by", "work", "--thresholds", "1000",
+                 "2000", "--quiet"]) == 0  # fmt: skip
+    again = read_dataset(out)
+    assert np.array_equal(again["label"], compute_labels(frame, "work", (1000, 2000)))
+    assert len(read_metadata(metadata_path(out))["relabelled"]) == 2
+
+
+def test_feature_columns(tmp_path):
+    features = pytest.importorskip("rumdiff.features")
+    path = tmp_path / "data.parquet"
+    metadata = build_dataset(path, count=25, chunk_size=10, seed=5, jobs=1, feature_set="all")
+    frame = read_dataset(path)
+    names = features.feature_names("all", k=4, m=2)
+    assert metadata["features"] == names
+    assert list(frame.columns) == dataset_columns(2, names)
+    copies = decode_puzzles(frame["puzzle"], 4, 100)
+    expected = features.compute_features(copies, m=2, feature_set="all")
+    pd.testing.assert_frame_equal(frame[names], expected.reset_index(drop=True))
+
+
+def test_bad_arguments(tmp_path):
+    cases = [
+        ({"count": 0}, "count must be"),
+        ({"repeats": 0}, "repeats must be"),
+        ({"chunk_size": -1}, "chunk_size must be"),
+        ({"jobs": 0}, "jobs must be"),
+        ({"feature_set": "most"}, "unknown feature set"),
+        ({"label_by": "size"}, "unknown label scheme"),
+        ({"thresholds": (1, 2, 3)}, "needs 2 thresholds"),
+        ({"mode": "fixed"}, "fixed mode needs percentages"),
+    ]
+    for change, message in cases:
+        with pytest.raises(ValueError, match=message):
+            build_dataset(tmp_path / "d.csv", **{**PARAMS, **change})
+    with pytest.raises(DatasetError, match="unknown dataset extension '.txt'"):
+        build_dataset(tmp_path / "d.txt", **PARAMS)
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "bad.parquet").write_bytes(b"not parquet")
+    with pytest.raises(DatasetError, match="cannot read as parquet"):
+        read_dataset(tmp_path / "bad.parquet")
+    with pytest.raises(DatasetError, match="no such file"):
+        read_dataset(tmp_path / "missing.csv")
+    (tmp_path / "other.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(DatasetError, match="not a rumdiff dataset"):
+        relabel_dataset(tmp_path / "other.csv")
+
+
+def _one_line_error(capsys, argv, message):
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("rumdiff generate: error: "), err
+    assert message in err
+
+
+def test_cli_errors_are_one_line(capsys, tmp_path):
+    out = str(tmp_path / "d.parquet")
+    _one_line_error(capsys, ["generate"], "OUT is required")
+    _one_line_error(capsys, ["generate", str(tmp_path / "d.txt")], "unknown dataset extension")
+    _one_line_error(capsys, ["generate", out, "--count", "0"], "count must be")
+    _one_line_error(capsys, ["generate", out, "--jobs", "0"], "jobs must be")
+    _one_line_error(capsys, ["generate", out, "--mode", "fixed"], "fixed mode needs percentages")
+    _one_line_error(capsys, ["generate", out, "--thresholds", "3", "2"], "increase strictly")
+    _one_line_error(capsys, ["generate", out, "--label-by", "time", "--thresholds", "1"],
+                    "needs 3 thresholds")  # fmt: skip
+    _one_line_error(capsys, ["generate", "--relabel", str(tmp_path / "no.csv")], "no such file")
+    _one_line_error(capsys, ["generate", "--relabel", out, "--resume"], "cannot be combined")
+    work_dir(out).mkdir()
+    _one_line_error(capsys, ["generate", out, *CLI_PARAMS], "unfinished run")
+    (work_dir(out) / "run.json").write_text("{")
+    _one_line_error(capsys, ["generate", out, *CLI_PARAMS, "--resume"], "no readable run.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.parquet.partial"]
+
+
+def test_cli_generates_a_dataset_and_a_puzzle_file(one_go, capsys, tmp_path):
+    _, _, frame = one_go
+    out = tmp_path / "d.csv"
+    assert main(["generate", str(out), *CLI_PARAMS[:-1], "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert f"wrote {COUNT} puzzles to {out}" in err and "labels by work: easy" in err
+    pd.testing.assert_frame_equal(_rows(read_dataset(out)), _rows(frame))
+    command = read_metadata(metadata_path(out))["command"]
+    assert command[:3] == ["rumdiff", "generate", str(out)]
+    assert " ".join(command[3:]).startswith("--count 60 -k 4 -m 2 -n 100 --mode mixed")
+    puzzles = tmp_path / "p.txt"
+    assert main(["generate", str(puzzles), "--puzzles-only", "--count", "7", "--seed", "2"]) == 0
+    assert "wrote 7 puzzles" in capsys.readouterr().err
+    read = read_puzzles(puzzles, k=4, m=2, n=100)
+    assert np.array_equal(read.copies, generate(7, seed=2).puzzles.copies)
+
+
+def test_cli_help_lists_every_option_with_a_default(capsys):
+    with pytest.raises(SystemExit):
+        main(["generate", "--help"])
+    text = capsys.readouterr().out
+    for option in ("--count", "--mode", "--percentages", "--regime-weights", "--seed", "--jobs",
+                   "--repeats", "--label-by", "--thresholds", "--resume", "--puzzles-only",
+                   "--relabel", "--features", "--chunk-size", "-k", "-m", "-n"):  # fmt: skip
+        assert re.search(rf"\s{option}\b", text), option
+    assert text.count("(default:") >= 17
+
+
+def test_progress_bar():
+    assert [format_duration(s) for s in (0, 59.6, 61, 3725, None, float("inf"))] == [
+        "0:00", "1:00", "1:01", "1:02:05", "--:--", "--:--"
+    ]  # fmt: skip
+    clock = iter([0.0, 0.0, 10.0, 10.0, 10.0, 20.0, 20.0, 20.0, 20.0])
+    stream = io.StringIO()
+    bar = ProgressBar(300, initial=100, stream=stream, clock=lambda: next(clock), log_interval=5)
+    bar.update(150)
+    bar.update(300)
+    bar.close()
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2
+    assert "150/300" in lines[0] and "5.0 puzzles/s" in lines[0] and "ETA 0:30" in lines[0]
+    assert "300/300 100.0%" in lines[1] and "ETA 0:00" in lines[1]
