@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 OUT ?= runs/quickstart
+COUNT ?= 20000
+SEED ?= 0
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run default-model test lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -15,10 +17,15 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 run: setup
-	$(BIN)/rumdiff solve data/examples/thesis-4.1.in --show
-	mkdir -p $(OUT)
-	$(BIN)/rumdiff solve data/examples/mixed-20.in --stats $(OUT)/solve-stats.csv
-	@echo "per-puzzle time and work: $(OUT)/solve-stats.csv"
+	$(BIN)/rumdiff generate $(OUT)/dataset.parquet --count $(COUNT) --seed $(SEED) --resume
+	$(BIN)/rumdiff train $(OUT)/dataset.parquet -o $(OUT)/report --model $(OUT)/model.joblib --seed $(SEED)
+	$(BIN)/rumdiff predict data/examples/mixed-20.in --model $(OUT)/model.joblib
+	@echo "report: $(OUT)/report/report.md  model: $(OUT)/model.joblib"
+
+# The default model shipped in models/ (rumdiff predict uses it when given no --model).
+default-model: setup
+	$(BIN)/rumdiff generate data/generated/default.parquet --count 100000 --seed 1 --resume
+	$(BIN)/rumdiff train data/generated/default.parquet -o runs/default-model --model models/default.joblib --seed 1 --compare
 
 lint: setup
 	$(BIN)/ruff check rumdiff tests experiments

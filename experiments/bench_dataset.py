@@ -26,7 +26,7 @@ import numpy as np
 from rumdiff import config
 from rumdiff.dataset import build_dataset, read_dataset
 from rumdiff.labels import compute_labels, label_by_work, suggest_work_thresholds
-from rumdiff.progress import ProgressBar, format_duration
+from rumdiff.progress import ProgressCallback, format_duration
 
 #: The thesis's label distribution (Table 3), by its time thresholds.
 THESIS = {"easy": 25.9, "moderate": 17.4, "medium": 28.0, "hard": 28.7}
@@ -56,13 +56,7 @@ def main() -> None:
             f"features {args.features}; {os.cpu_count()} cores, load average before "
             f"{os.getloadavg()[0]:.2f}"
         )
-        bar = None
-
-        def progress(done, total):
-            nonlocal bar
-            if bar is None:
-                bar = ProgressBar(total, initial=done)
-            bar.update(done, total)
+        progress = ProgressCallback()
 
         began = time.perf_counter()
         metadata = build_dataset(
@@ -70,7 +64,7 @@ def main() -> None:
             feature_set=args.features, progress=progress,
         )  # fmt: skip
         wall = time.perf_counter() - began
-        bar.close()
+        progress.close()
         load_after = os.getloadavg()
         frame = read_dataset(path)
 

@@ -112,3 +112,25 @@ class ProgressBar:
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+class ProgressCallback:
+    """A ``progress(done, total)`` callback that opens a :class:`ProgressBar` on first use.
+
+    Library functions report progress through such callbacks; the CLI passes one of
+    these, so the bar starts with the right total (and, on resume, the right count).
+    """
+
+    def __init__(self, **options):
+        self.options = options
+        self.bar = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = ProgressBar(total, initial=done, **self.options)
+        self.bar.update(done, total)
+
+    def close(self) -> None:
+        """Finish the bar's line, if a bar was opened."""
+        if self.bar is not None:
+            self.bar.close()

@@ -70,17 +70,11 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from rumdiff.explore import explore, write_explore
-    from rumdiff.progress import ProgressBar
+    from rumdiff.progress import ProgressCallback
 
     if args.jobs == 0:
         raise UserError("--jobs must not be 0")
-    bar = None
-
-    def progress(done, total):
-        nonlocal bar
-        if bar is None:
-            bar = ProgressBar(total, initial=done)
-        bar.update(done, total)
+    progress = ProgressCallback()
 
     try:
         frame = explore(
@@ -88,8 +82,7 @@ def run(args) -> int:
             samples=args.samples, k=args.k, m=args.m, n=args.n, seed=args.seed,
             jobs=args.jobs, repeats=args.repeats, progress=None if args.quiet else progress,
         )  # fmt: skip
-        if bar is not None:
-            bar.close()
+        progress.close()
         written = write_explore(frame, args.outdir, k=args.k, m=args.m, n=args.n)
     except ValueError as error:
         raise UserError(str(error)) from None

@@ -200,15 +200,9 @@ def run(args) -> int:
     import signal
 
     from rumdiff.dataset import build_dataset, work_dir
-    from rumdiff.progress import ProgressBar, format_duration
+    from rumdiff.progress import ProgressCallback, format_duration
 
-    bar = None
-
-    def progress(done, total):
-        nonlocal bar
-        if bar is None:
-            bar = ProgressBar(total, initial=done)
-        bar.update(done, total)
+    progress = ProgressCallback()
 
     def terminate(signum, frame):  # let kill clean up as Ctrl-C does
         raise KeyboardInterrupt
@@ -223,8 +217,7 @@ def run(args) -> int:
             resume=args.resume, command=_command(args), progress=None if args.quiet else progress,
         )  # fmt: skip
     except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
+        progress.close()
         if work_dir(args.out).exists():
             print(
                 f"finished chunks are kept in {work_dir(args.out)}; "
@@ -238,8 +231,7 @@ def run(args) -> int:
         raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-    if bar is not None:
-        bar.close()
+    progress.close()
     if not args.quiet:
         if metadata.get("already_complete"):
             print(f"{args.out} is already complete; {_summary(metadata)}", file=sys.stderr)
