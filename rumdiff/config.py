@@ -65,11 +65,17 @@ TRAIN_FOLDS = 10
 #: Grid used when the user gives none.
 TRAIN_GRID = "default"
 #: Hyperparameter grids of the pipeline's random forest (step "forest"). "thesis" is the
-#: thesis's grid (Section 7.6), searched on every row. "default" keeps the forest within
-#: MODEL_MAX_BYTES: max_leaf_nodes bounds each tree at 2 * max_leaf_nodes - 1 nodes of
-#: about 100 bytes, whatever the number of rows; it is searched on a stratified
-#: subsample (TRAIN_SEARCH_ROWS), which ranks these few candidates as the full data
-#: does, at a fraction of the cost (see rumdiff.train).
+#: thesis's grid (Section 7.6), searched on every row; its forests grow without bound
+#: (hundreds of MB on 400,000 rows). "default" keeps a model small and fast: max_leaf_nodes
+#: bounds a tree at 2 * max_leaf_nodes - 1 nodes (about 20 bytes each once compressed, so
+#: 100 trees of 1024 leaves take about 4 MB, whatever the number of rows; the default
+#: model must stay under MODEL_MAX_BYTES). Evidence, 60,500 default mixed G(4, 2, 100)
+#: puzzles, work labels, all features, 3 folds: macro-F1 0.8775 with 1024 leaves, 0.8777
+#: with 2048, 0.8773 with 4096 (9.6 MB), 0.8766 unweighted; 19,000 puzzles, 5 folds: the
+#: thesis's best (150 trees, min_samples_split 10, min_samples_leaf 4) 0.8750 against
+#: 0.8741 for 1024 leaves, at 2.5 times the fit time; min_samples_leaf 8 and max_features
+#: 0.5 no better. Capacity is not what limits the forest, so the default searches only
+#: the few settings that could matter: tree size and class weighting.
 TRAIN_GRIDS = {
     "thesis": {
         "n_estimators": (50, 100, 150),
@@ -81,9 +87,7 @@ TRAIN_GRIDS = {
     "default": {
         "n_estimators": (100,),
         "max_leaf_nodes": (256, 1024),
-        "min_samples_leaf": (1, 8),
-        "max_features": ("sqrt", 0.5),
-        "class_weight": ("balanced",),
+        "class_weight": ("balanced", None),
     },
 }
 #: Rows of the stratified subsample each grid is searched on (None: every row).
@@ -95,10 +99,11 @@ TRAIN_SCORING = "f1_macro"
 #: Feature sets that ``rumdiff train --compare`` puts side by side, on the same folds.
 COMPARE_FEATURE_SETS = ("thesis", "extended")
 #: Per grid: most rows each tree of a forest draws (its bootstrap sample), or None for as
-#: many as the forest is fit on. With at most 2 * max_leaf_nodes leaves a tree needs no
-#: more than this to place its splits, and it makes fit time stop growing with the
-#: dataset: a fold on 360,000 rows costs what one on 50,000 does.
-TRAIN_MAX_SAMPLES = {"thesis": None, "default": 50_000}
+#: many as the forest is fit on. A tree of at most 1024 leaves needs no more to place its
+#: splits (60,500 puzzles, 3 folds: macro-F1 0.8772 with 20,000 rows a tree, 0.8777
+#: with all 40,000, in half the time), and it makes fit time stop growing with the data:
+#: a fold on 360,000 rows costs about what one on 30,000 does.
+TRAIN_MAX_SAMPLES = {"thesis": None, "default": 30_000}
 #: Held-out rows (of the first fold) on which permutation importance is measured.
 PERMUTATION_ROWS = 10_000
 #: Times each feature is shuffled for permutation importance.
@@ -106,6 +111,8 @@ PERMUTATION_REPEATS = 3
 #: Puzzles decoded and featurised afresh to check that a dataset's feature columns are
 #: what rumdiff.features computes now.
 FEATURE_CHECK_ROWS = 200
+#: Fixed random puzzles whose features a model's sidecar fingerprints (rumdiff.model).
+FINGERPRINT_PUZZLES = 32
 #: Version of the model file layout (joblib pickle plus JSON sidecar); a model saved with
 #: another layout is refused.
 MODEL_FORMAT = 1
@@ -115,6 +122,9 @@ MODEL_COMPRESS = 3
 MODEL_MAX_BYTES = 10 * 2**20
 #: Default model, relative to the repository root (the folder that holds ``rumdiff/``).
 DEFAULT_MODEL = "models/default.joblib"
+#: Parallel workers for training when the user gives none (-1: every core). Results do
+#: not depend on it.
+TRAIN_JOBS = -1
 
 # --- Difficulty labels and datasets (rumdiff.labels, rumdiff.dataset, rumdiff.explore) ---
 #: Difficulty classes 1..4, by name.
@@ -125,21 +135,24 @@ LABEL_BY = "work"
 #: Label schemes and their default thresholds.
 #: "time": the thesis's (Section 7.4), on solve seconds: easy < 0.0001 <= moderate < 0.1
 #: <= medium < 1 <= hard. Our solver is about 100x faster than the thesis's, so on a
-#: default mixed G(4, 2, 100) dataset these put 0.8% of puzzles in easy, 99.2% in
-#: moderate and none in medium or hard (4,000 puzzles, seed 12345, slowest 0.08 s).
+#: default mixed G(4, 2, 100) dataset these put 0.6% of puzzles in easy, 95% in
+#: moderate, 4% in medium and none in hard (10,000 puzzles, seed 0, a busy 2-core machine).
 #: "work": easy = solved by preprocessing and bounds alone (method "bounds", no DP
 #: work); among the others, moderate < 200,000 <= medium < 1,000,000 <= hard, on the
-#: solver's transitions. Evidence, 4,000 default mixed G(4, 2, 100) puzzles (seed 12345):
-#: 17.0% need no DP; the DP puzzles' transitions have terciles 332,000 and 971,000 but
-#: are bimodal, from regime 3 (p0 + p1 < 10%): a narrow peak at 200,000-500,000 (63% of
-#: all puzzles fall in 160,000-500,000) and a second mode at 1-5 million, with a valley at
-#: 500,000-1,000,000 (3.9% of puzzles). Terciles would cut the peak in two, where a
-#: puzzle's class would hang on a few percent of work; so the hard threshold sits in the
-#: valley and the medium threshold at the peak's foot, where regimes 1 and 2 spread
-#: thinly. Classes: easy 17.0%, moderate 15.2%, medium 40.4%, hard 27.4% (the thesis,
-#: by time: 25.9 / 17.4 / 28.0 / 28.7%). Tied to the solver's pruning: a solver that
-#: prunes differently needs new thresholds (experiments/bench_dataset.py prints the
-#: distribution).
+#: solver's transitions. Evidence (experiments/bench_dataset.py --count 10000, seed 0,
+#: solver of commit 0e65e73): 16.9% of puzzles need no DP. The DP puzzles' transitions
+#: are not spread evenly but clump: a narrow peak at 56,000-80,000 (31% of all puzzles,
+#: dense regime-3 puzzles), a mode at 355,000-890,000 (20%) and a tail at 1.6-9 million
+#: (12%), with sparse valleys between them at 80,000-355,000 (8.7% of puzzles over a
+#: factor 4.5) and 890,000-1,580,000 (2.8%). The thresholds are round numbers in those
+#: valleys, so a few percent more or less work rarely changes a puzzle's class (terciles
+#: would cut the peak: there, a class would hang on noise). Classes: easy 16.9%,
+#: moderate 44.4%, medium 24.6%, hard 14.1% (the thesis, by time: 25.9 / 17.4 / 28.0 /
+#: 28.7%). rumdiff.labels.suggest_work_thresholds automates the choice (it picks
+#: 100,000-200,000 and 1,000,000-1,500,000 on different samples: the valleys are flat).
+#: The solver before 0e65e73 gave 17.0 / 14.8 / 40.7 / 27.5% with the same thresholds
+#: (20,000 puzzles). Work depends on the solver's pruning: when it changes, rerun
+#: experiments/bench_dataset.py and check that every class keeps at least 10%.
 LABEL_THRESHOLDS = {"work": (200_000, 1_000_000), "time": (0.0001, 0.1, 1.0)}
 #: Feature set stored in a dataset when the user gives none ("thesis", "extended",
 #: "all", or "none" for no feature columns).
@@ -162,9 +175,6 @@ EXPLORE_STEP = 5.0
 EXPLORE_ZOOM_STEP = 1.0
 EXPLORE_ZOOM_MAX = 10.0
 EXPLORE_SAMPLES = 20
-#: Parallel workers for training when the user gives none (-1: every core). Results do
-#: not depend on it.
-TRAIN_JOBS = -1
 
 # --- Pre-solve features (rumdiff.features) -------------------------------------------
 #: Feature sets: the thesis's six, our extended set, or both (thesis first).

@@ -1,0 +1,59 @@
+"""``rumdiff predict``: how hard is each puzzle of a file, before solving it."""
+
+from __future__ import annotations
+
+from rumdiff.cli import UserError, puzzle_options, read_puzzle_file, write_output
+
+#: How to build the default model when it is missing (the README's pipeline).
+BUILD_HINT = "build it with `make default-model`, or give --model (rumdiff train ... --model PATH)"
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "predict",
+        help="predict the difficulty class of each puzzle (easy/moderate/medium/hard)",
+        description="Predict the difficulty of every puzzle in FILE with a trained model: "
+        "one row per puzzle with its index, predicted class and class probabilities. "
+        "k, m and n default to the model's. Model files are pickles: load only trusted ones.",
+    )
+    puzzle_options(parser)
+    parser.set_defaults(m=None)  # k, m and n come from the model unless given
+    for action in parser._actions:
+        if action.dest in ("k", "m", "n"):
+            action.help = {"k": "colours", "m": "most copies of a tile", "n": "largest value"}[
+                action.dest
+            ] + " (default: the model's)"
+    parser.add_argument(
+        "--model", default=None, metavar="PATH",
+        help="model file with its PATH.json sidecar (default: models/default.joblib)",
+    )  # fmt: skip
+    parser.add_argument("-o", "--output", default=None, help="write here (default: stdout)")
+    parser.add_argument(
+        "--format", choices=("table", "csv"), default=None,
+        help="output format (default: csv when OUTPUT ends in .csv, else table)",
+    )  # fmt: skip
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from rumdiff.model import ModelError, load_model
+    from rumdiff.predict import default_model_path, format_table, predict, to_csv
+
+    path = args.model or default_model_path()
+    if args.model is None and not path.is_file():
+        raise UserError(f"default model {path} is missing; {BUILD_HINT}")
+    try:
+        model = load_model(path)
+    except ModelError as error:
+        raise UserError(str(error)) from None
+    args.k = model.k if args.k is None else args.k
+    args.m = model.m if args.m is None else args.m
+    args.n = model.n if args.n is None else args.n
+    puzzles = read_puzzle_file(args)
+    try:
+        frame = predict(model, puzzles)
+    except ModelError as error:
+        raise UserError(str(error)) from None
+    form = args.format or ("csv" if str(args.output or "").endswith(".csv") else "table")
+    write_output(args.output, to_csv(frame) if form == "csv" else format_table(frame))
+    return 0

@@ -1,0 +1,160 @@
+"""``rumdiff train``: fit, cross-validate and report the difficulty classifier."""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+from rumdiff import config
+from rumdiff.cli import UserError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="train the difficulty classifier on a dataset; write reports and the model",
+        description="Train a random forest on a labelled dataset (rumdiff generate): grid "
+        "search, stratified cross-validation on every row, final fit. Writes the "
+        "classification report, confusion matrix, feature importance, label distribution "
+        "and report.md into OUTDIR, and the model (a joblib pickle with a JSON sidecar). "
+        "The default grid is searched on a stratified subsample; see rumdiff.train.",
+    )
+    parser.add_argument("dataset", help="dataset file (.parquet or .csv) with its .json sidecar")
+    parser.add_argument("-o", "--outdir", required=True, help="folder for the reports")
+    parser.add_argument(
+        "--features", choices=config.FEATURE_SETS, default=config.TRAIN_FEATURE_SET,
+        help="feature set to train on",
+    )  # fmt: skip
+    parser.add_argument(
+        "--label-by", choices=("work", "time"), default=config.TRAIN_LABEL_BY,
+        help="label scheme: solver work (same on every machine) or solve seconds (thesis)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--thresholds", default=None, metavar="T1,T2[,T3]",
+        help="the scheme's thresholds (default: those recorded in the dataset)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--grid", choices=tuple(config.TRAIN_GRIDS), default=config.TRAIN_GRID,
+        help="hyperparameter grid: 'default' (size-capped, searched on a subsample) or "
+        "'thesis' (the thesis's 81 candidates, searched on every row: slow)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--search-rows", type=int, default=None, metavar="N",
+        help="rows of the stratified subsample the grid is searched on, 0 for all "
+        "(default: 40,000 for the default grid, all for thesis)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--folds", type=int, default=config.TRAIN_FOLDS, help="cross-validation folds"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=config.TRAIN_JOBS, help="parallel workers (-1: every core)"
+    )
+    parser.add_argument("--seed", type=int, default=config.SEED, help="random seed")
+    parser.add_argument(
+        "--compare", action="store_true",
+        help="also cross-validate the thesis and extended feature sets on the same folds "
+        "and write one table (compare.md, compare.csv)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--model", default=None, metavar="PATH",
+        help="where to save the model (default: OUTDIR/model.joblib); the sidecar goes to "
+        "PATH.json. Model files are pickles: share and load only trusted ones",
+    )  # fmt: skip
+    parser.set_defaults(run=run)
+
+
+def _thresholds(text: str | None):
+    if text is None:
+        return None
+    try:
+        return [float(part) for part in text.split(",")]
+    except ValueError:
+        raise UserError(
+            f"--thresholds: expected numbers separated by commas, got {text!r}"
+        ) from None
+
+
+def _read(path: str):
+    from rumdiff.dataset import DatasetError, metadata_path, read_dataset, read_metadata
+
+    if not Path(path).is_file():
+        raise UserError(f"{path}: dataset file not found")
+    try:
+        frame = read_dataset(path)
+        sidecar = metadata_path(path)
+        return frame, read_metadata(sidecar) if sidecar.exists() else {}
+    except (OSError, DatasetError) as error:
+        raise UserError(str(error)) from None
+
+
+def run(args) -> int:
+    from rumdiff import model as models
+    from rumdiff import report, train
+
+    if args.folds < 2:
+        raise UserError(f"--folds must be at least 2, got {args.folds}")
+    if args.search_rows is not None and args.search_rows < 0:
+        raise UserError(f"--search-rows must be 0 or more, got {args.search_rows}")
+    search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
+    thresholds = _thresholds(args.thresholds)
+    frame, metadata = _read(args.dataset)
+    common = {"label_by": args.label_by, "thresholds": thresholds}
+    try:
+        data = train.training_data(
+            frame, metadata, feature_set=args.features, source=args.dataset,
+            sha256=models.file_sha256(args.dataset), **common,
+        )  # fmt: skip
+        print(
+            f"training on {len(data):,} puzzles G({data.k}, {data.m}, {data.n}), "
+            f"{len(data.feature_names)} {data.feature_set} features, {data.label_by} labels",
+            flush=True,
+        )
+        result = train.train(
+            data, grid=args.grid, folds=args.folds, jobs=args.jobs, seed=args.seed,
+            search_rows=search_rows,
+        )  # fmt: skip
+        comparison = None
+        if args.compare:
+            comparison = train.compare_feature_sets(
+                frame, metadata, grid=args.grid, folds=args.folds, jobs=args.jobs,
+                seed=args.seed, **common,
+            )  # fmt: skip
+    except ValueError as error:
+        raise UserError(f"{args.dataset}: {error}") from None
+    outdir = Path(args.outdir)
+    path = Path(args.model) if args.model else outdir / "model.joblib"
+    command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
+    try:
+        with report.staged(outdir) as stage:  # nothing lands in OUTDIR unless all succeed
+            saved = models.save_model(models.build_model(result), stage / path.name)
+            saved = dataclasses.replace(saved, path=str(path))
+            report.write_report(result, stage, model=saved, command=command, comparison=comparison)
+            if path.parent.resolve() != outdir.resolve():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                for made in (stage / path.name, models.sidecar_path(stage / path.name)):
+                    shutil.move(made, path.parent / made.name)
+    except OSError as error:
+        raise UserError(f"cannot write {error.filename or outdir}: {error.strerror}") from None
+    cv = saved.metadata["cv"]
+    print(
+        f"{args.folds}-fold CV: accuracy {cv['accuracy']:.4f}, macro-F1 {cv['macro_f1']:.4f} "
+        f"(best {result.best_params}, {result.timings['total']:.0f} s)"
+    )
+    if comparison is not None:
+        for row in comparison[0].itertuples(False):
+            print(
+                f"  {row.feature_set:>9}: accuracy {row.accuracy_mean:.4f} ± {row.accuracy_std:.4f}"
+                f", macro-F1 {row.macro_f1_mean:.4f} ± {row.macro_f1_std:.4f}"
+            )
+    size = saved.metadata["model_bytes"]
+    print(f"model: {path} ({size / 2**20:.1f} MB); report: {Path(args.outdir) / 'report.md'}")
+    if size > config.MODEL_MAX_BYTES:
+        print(
+            f"note: the model exceeds {config.MODEL_MAX_BYTES / 2**20:.0f} MB, the limit for "
+            "the default model in models/",
+            file=sys.stderr,
+        )
+    return 0

@@ -1,0 +1,581 @@
+"""Train the difficulty classifier: grid search, stratified cross-validation, final fit.
+
+The classifier is a random forest in a scikit-learn :class:`~sklearn.pipeline.Pipeline`
+(step ``"forest"``). It is trained on a dataset's precomputed feature columns (named as
+in :func:`rumdiff.features.feature_names`), so training never featurises 400,000 puzzles
+again; the saved model puts :class:`rumdiff.features.PuzzleFeatures` in front of the
+same fitted forest, so that it goes from raw puzzles to a prediction (rumdiff.model).
+A few puzzles of the dataset are featurised afresh to check that the columns are what
+rumdiff.features computes now.
+
+How the hyperparameters are chosen
+----------------------------------
+:func:`train` runs three stages:
+
+1. **Search**: ``GridSearchCV`` over the grid (``config.TRAIN_GRIDS``), scored by macro-F1
+   with ``config.TRAIN_SEARCH_FOLDS`` stratified folds, on a stratified subsample of
+   ``config.TRAIN_SEARCH_ROWS[grid]`` rows (every row for ``grid="thesis"``).
+2. **Evaluation**: the best parameters are cross-validated on *every* row with ``folds``
+   stratified folds (shuffled, seeded), giving the out-of-fold predictions behind the
+   classification report and the confusion matrix.
+3. **Final fit** on every row; its impurity importances, and permutation importances of
+   the first fold's model on (a sample of) that fold's held-out rows.
+
+Why the default grid is small and searched on a subsample: the thesis's grid has 81
+candidates; with 10 folds on 400,000 rows that is 810 unbounded forests, days on two
+cores, and models of hundreds of MB. Measured on default mixed G(4, 2, 100) datasets
+(evidence in ``config.TRAIN_GRIDS``), the forest's capacity hardly matters: the thesis's
+best setting, 1024 to 4096 leaves a tree, fewer rows a tree, all agree within 0.1 point
+of macro-F1. So the default grid searches only tree size and class weighting (four
+candidates) on a stratified subsample of 40,000 rows: candidates this close differ by
+less than the spread between folds, so picking among them on more rows buys nothing.
+It bounds every tree (``max_leaf_nodes``,
+and ``config.TRAIN_MAX_SAMPLES`` rows a tree), which keeps the model near 4 MB and makes
+each fold cost about the same however many rows there are. The figures we report come
+from stage 2 on all rows. ``grid="thesis"`` runs the thesis's grid on every row.
+
+Every random thing (subsample, folds, forests, permutations) follows ``seed``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from rumdiff import config
+
+__all__ = [
+    "CLASS_NAMES",
+    "EFFORT",
+    "TrainingData",
+    "TrainResult",
+    "check_features",
+    "class_metrics",
+    "compare_feature_sets",
+    "cross_validate",
+    "fit_forest",
+    "folds_of",
+    "grid_for",
+    "importances",
+    "make_pipeline",
+    "search",
+    "stratified_subsample",
+    "train",
+    "training_data",
+]
+
+#: The dataset column each label scheme puts thresholds on.
+EFFORT = {"work": "transitions", "time": "seconds"}
+#: Difficulty classes by label: {1: "easy", ..., 4: "hard"}.
+CLASS_NAMES = dict(enumerate(config.LABEL_NAMES, start=1))
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingData:
+    """A dataset's feature matrix and labels, ready to train on.
+
+    Attributes
+    ----------
+    X : ndarray of float32, shape (rows, features)
+    y : ndarray of int64, shape (rows,)
+        Difficulty classes 1..4.
+    feature_names : list of str
+    feature_set : str
+    label_by : str
+        The label scheme, ``"work"`` or ``"time"``.
+    thresholds : list
+        The label scheme's thresholds (see rumdiff.labels).
+    k, m, n : int
+        Parameters of the dataset's puzzles (all rows share them).
+    puzzles : ndarray of int8, shape (sample, n, k)
+        A few decoded puzzles of the dataset, to check features and fit the model's
+        feature step.
+    effort : ndarray of float64, shape (rows,)
+        What the labels cut by thresholds: the solver's transitions (``work``) or its
+        seconds (``time``); the report shows where the errors fall on it.
+    metadata : dict
+        The dataset's JSON sidecar.
+    source : str
+        The dataset file, or ``""``.
+    sha256 : str
+        SHA-256 of the dataset file, or ``""``.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: list
+    feature_set: str
+    label_by: str
+    thresholds: list
+    k: int
+    m: int
+    n: int
+    puzzles: np.ndarray
+    effort: np.ndarray
+    metadata: dict = field(default_factory=dict)
+    source: str = ""
+    sha256: str = ""
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+
+@dataclass(eq=False)
+class TrainResult:
+    """What :func:`train` learned and measured.
+
+    Attributes
+    ----------
+    data : TrainingData
+    grid : str
+    best_params : dict
+        The forest's chosen parameters (without the ``forest__`` prefix).
+    search : DataFrame
+        One row per candidate: its parameters, mean and std of the search score, rank.
+    search_rows : int
+        Rows the grid was searched on.
+    folds, seed : int
+    y_pred : ndarray of int64
+        Out-of-fold prediction of every row (stage 2).
+    proba : ndarray of float64, shape (rows, classes)
+        Out-of-fold class probabilities, columns in ``classes``.
+    classes : ndarray of int64
+        The classes the forests know (those present in the data).
+    fold_scores : DataFrame
+        Per fold: rows, accuracy, macro_f1, fit_seconds.
+    importance : DataFrame
+        Per feature: impurity importance (mean, std over trees) of the final model and
+        permutation importance (mean, std over repeats, drop in macro-F1).
+    pipeline : Pipeline
+        The final forest pipeline, fitted on every row's feature matrix.
+    timings : dict
+        Seconds spent per stage.
+    """
+
+    data: TrainingData
+    grid: str
+    best_params: dict
+    search: pd.DataFrame
+    search_rows: int
+    folds: int
+    seed: int
+    y_pred: np.ndarray
+    proba: np.ndarray
+    classes: np.ndarray
+    fold_scores: pd.DataFrame
+    importance: pd.DataFrame
+    pipeline: object
+    timings: dict
+
+    @property
+    def metrics(self) -> dict:
+        """Classification report of the out-of-fold predictions; see :func:`class_metrics`."""
+        return class_metrics(self.data.y, self.y_pred)
+
+
+def _recorded_thresholds(metadata: dict, scheme: str):
+    """The thresholds a dataset's sidecar records for ``scheme`` (rumdiff.dataset), or None."""
+    label = metadata.get("label")
+    if isinstance(label, dict) and label.get("scheme") == scheme:
+        return label.get("thresholds")
+    return None
+
+
+def _one(frame: pd.DataFrame, column: str) -> int:
+    values = frame[column].unique()
+    if len(values) != 1:
+        raise ValueError(f"dataset rows differ in {column}: {sorted(values.tolist())}")
+    return int(values[0])
+
+
+def training_data(
+    frame: pd.DataFrame,
+    metadata: dict | None = None,
+    *,
+    feature_set: str = config.TRAIN_FEATURE_SET,
+    label_by: str = config.TRAIN_LABEL_BY,
+    thresholds=None,
+    source: str = "",
+    sha256: str = "",
+) -> TrainingData:
+    """Select a dataset's feature columns and labels.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A dataset (rumdiff.dataset): one row per puzzle with k, m, n, puzzle, the feature
+        columns and the label columns.
+    metadata : dict, optional
+        The dataset's sidecar.
+    feature_set : {"thesis", "extended", "all"}
+    label_by : {"work", "time"}
+        Label scheme; labels are computed from the solver columns (rumdiff.labels).
+    thresholds : sequence, optional
+        The scheme's thresholds; default those the dataset's sidecar records for it,
+        else ``config.LABEL_THRESHOLDS``.
+    source, sha256 : str
+        The dataset file and its hash, recorded in the model.
+
+    Raises
+    ------
+    ValueError
+        On an unknown feature set or scheme, missing columns, mixed k/m/n, or fewer than
+        two classes.
+    """
+    from rumdiff.features import feature_names
+    from rumdiff.generate import decode_puzzles
+    from rumdiff.labels import check_thresholds, compute_labels
+
+    if feature_set not in config.FEATURE_SETS:
+        raise ValueError(
+            f"unknown feature set {feature_set!r}; expected one of {config.FEATURE_SETS}"
+        )
+    metadata = dict(metadata or {})
+    if thresholds is None:
+        thresholds = _recorded_thresholds(metadata, label_by)
+    thresholds = check_thresholds(label_by, thresholds)
+    if len(frame) == 0:
+        raise ValueError("the dataset has no rows")
+    for column in ("k", "m", "n", "puzzle"):
+        if column not in frame:
+            raise ValueError(f"the dataset has no column {column!r}")
+    k, m, n = (_one(frame, column) for column in ("k", "m", "n"))
+    names = list(feature_names(feature_set, k=k, m=m))
+    missing = [name for name in names if name not in frame]
+    if missing:
+        raise ValueError(f"the dataset lacks feature columns {missing}; rebuild it")
+    y = compute_labels(frame, label_by, thresholds).astype(np.int64)
+    if len(np.unique(y)) < 2:
+        raise ValueError(f"all {len(y)} rows have the same {label_by} label; nothing to learn")
+    X = frame[names].to_numpy(dtype=np.float32)
+    sample = frame["puzzle"].iloc[: config.FEATURE_CHECK_ROWS]
+    puzzles = decode_puzzles(sample.tolist(), k, n, m=m)
+    return TrainingData(
+        X=X, y=y, feature_names=names, feature_set=feature_set, label_by=label_by,
+        thresholds=list(thresholds), k=k, m=m, n=n, puzzles=puzzles,
+        effort=frame[EFFORT[label_by]].to_numpy(dtype=np.float64),
+        metadata=metadata, source=str(source), sha256=sha256,
+    )  # fmt: skip
+
+
+def check_features(data: TrainingData) -> None:
+    """Featurise a few of the dataset's puzzles afresh and compare with its columns.
+
+    Raises
+    ------
+    ValueError
+        If they differ: the dataset was built by another version of rumdiff.features,
+        and a model trained on it would be fed other features at prediction time.
+    """
+    from rumdiff.features import compute_features
+
+    fresh = compute_features(data.puzzles, m=data.m, feature_set=data.feature_set)
+    fresh = fresh[data.feature_names].to_numpy(dtype=np.float32)
+    stored = data.X[: len(fresh)]
+    bad = ~np.isclose(fresh, stored, rtol=1e-5, atol=1e-6, equal_nan=True)
+    if bad.any():
+        row, column = map(int, np.argwhere(bad)[0])
+        raise ValueError(
+            f"feature {data.feature_names[column]!r} of row {row} is {stored[row, column]:g} "
+            f"in the dataset but {fresh[row, column]:g} when computed now; rebuild the dataset"
+        )
+
+
+def grid_for(grid) -> dict:
+    """The parameter grid for ``GridSearchCV``: a name in ``config.TRAIN_GRIDS`` or a dict."""
+    if isinstance(grid, str):
+        if grid not in config.TRAIN_GRIDS:
+            raise ValueError(f"unknown grid {grid!r}; expected one of {tuple(config.TRAIN_GRIDS)}")
+        grid = config.TRAIN_GRIDS[grid]
+    return {f"forest__{name}": list(values) for name, values in grid.items()}
+
+
+def make_pipeline(*, seed: int = config.SEED, jobs: int = 1, **forest_params):
+    """The training pipeline: a random forest as step ``"forest"``.
+
+    Parameters
+    ----------
+    seed : int
+        The forest's ``random_state``.
+    jobs : int
+        Threads the forest fits and predicts with.
+    **forest_params
+        Passed to :class:`~sklearn.ensemble.RandomForestClassifier`.
+    """
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.pipeline import Pipeline
+
+    forest = RandomForestClassifier(random_state=seed, n_jobs=jobs, **forest_params)
+    return Pipeline([("forest", forest)])
+
+
+def class_metrics(y_true, y_pred) -> dict:
+    """Accuracy, per-class precision/recall/F1/support, macro and weighted averages.
+
+    Keys are ``"accuracy"``, the class names of every class that occurs in ``y_true``
+    or ``y_pred``, ``"macro avg"`` and ``"weighted avg"`` (scikit-learn's layout).
+    """
+    from sklearn.metrics import classification_report
+
+    classes = np.union1d(np.unique(y_true), np.unique(y_pred)).astype(int)
+    report = classification_report(
+        y_true, y_pred, labels=classes, target_names=[CLASS_NAMES[c] for c in classes],
+        output_dict=True, zero_division=0,
+    )  # fmt: skip
+    return report
+
+
+def _check_folds(y: np.ndarray, folds: int, what: str) -> None:
+    values, counts = np.unique(y, return_counts=True)
+    if folds < 2:
+        raise ValueError(f"{what} needs at least 2 folds, got {folds}")
+    if counts.min() < folds:
+        rare = CLASS_NAMES[int(values[np.argmin(counts)])]
+        raise ValueError(
+            f"{what}: class {rare!r} has only {counts.min()} rows, fewer than the {folds} folds"
+        )
+
+
+def stratified_subsample(y: np.ndarray, rows: int | None, seed: int) -> np.ndarray:
+    """Indices of a stratified subsample of ``rows`` rows (all rows when None or more)."""
+    if rows is None or rows >= len(y):
+        return np.arange(len(y))
+    from sklearn.model_selection import train_test_split
+
+    keep, _ = train_test_split(np.arange(len(y)), train_size=rows, stratify=y, random_state=seed)
+    return np.sort(keep)
+
+
+def folds_of(y: np.ndarray, folds: int, seed: int) -> list:
+    """The stratified, shuffled, seeded folds every evaluation here uses: (train, test) pairs."""
+    from sklearn.model_selection import StratifiedKFold
+
+    _check_folds(y, folds, "cross-validation")
+    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
+    return list(splitter.split(np.zeros(len(y)), y))
+
+
+def search(data: TrainingData, grid="default", *, rows=None, jobs=1, seed=config.SEED):
+    """Stage 1: grid search on a stratified subsample; returns (best params, table, rows)."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    param_grid = grid_for(grid)
+    keep = stratified_subsample(data.y, rows, seed)
+    candidates = int(np.prod([len(values) for values in param_grid.values()]))
+    if candidates == 1:  # nothing to choose: skip the search
+        best = {name.removeprefix("forest__"): values[0] for name, values in param_grid.items()}
+        table = pd.DataFrame([[*map(str, best.values()), np.nan, np.nan, 1]],
+                             columns=[*best, "mean_score", "std_score", "rank"])  # fmt: skip
+        return best, table, 0
+    _check_folds(data.y[keep], config.TRAIN_SEARCH_FOLDS, "grid search")
+    splitter = StratifiedKFold(config.TRAIN_SEARCH_FOLDS, shuffle=True, random_state=seed)
+    # Parallel over candidates and folds, one thread per forest: less overhead than the reverse.
+    searcher = GridSearchCV(
+        make_pipeline(seed=seed, jobs=1), param_grid, scoring=config.TRAIN_SCORING,
+        cv=splitter, n_jobs=jobs, refit=False, error_score="raise",
+    )  # fmt: skip
+    searcher.fit(data.X[keep], data.y[keep])
+    results = searcher.cv_results_
+    # As text, so that None (no class weights, no depth limit) reads as such in the CSV.
+    table = pd.DataFrame(
+        {
+            name.removeprefix("forest__"): [str(v) for v in results[f"param_{name}"]]
+            for name in param_grid
+        }
+    )
+    table["mean_score"] = results["mean_test_score"]
+    table["std_score"] = results["std_test_score"]
+    table["rank"] = results["rank_test_score"]
+    table = table.sort_values(["rank", "mean_score"], ascending=[True, False], kind="stable")
+    best = {name.removeprefix("forest__"): value for name, value in searcher.best_params_.items()}
+    return best, table.reset_index(drop=True), len(keep)
+
+
+def _capped(params: dict, grid) -> dict:
+    """``params`` plus the grid's per-tree sample cap (``config.TRAIN_MAX_SAMPLES``)."""
+    cap = config.TRAIN_MAX_SAMPLES.get(grid) if isinstance(grid, str) else None
+    if cap is None or "max_samples" in params:
+        return dict(params)
+    return {**params, "max_samples": cap}
+
+
+def fit_forest(params: dict, X, y, *, jobs=1, seed=config.SEED):
+    """Fit :func:`make_pipeline` with ``params``; an integer ``max_samples`` of at least
+    the number of rows means every row (the forest would refuse it)."""
+    if isinstance(params.get("max_samples"), int) and params["max_samples"] >= len(y):
+        params = {**params, "max_samples": None}
+    return make_pipeline(seed=seed, jobs=jobs, **params).fit(X, y)
+
+
+def cross_validate(data: TrainingData, params: dict, splits: list, *, jobs=1, seed=config.SEED):
+    """Stage 2: fit ``params`` on each fold; out-of-fold predictions and per-fold scores.
+
+    Returns
+    -------
+    y_pred, proba, classes, fold_scores, first_model
+    """
+    from sklearn.metrics import accuracy_score, f1_score
+
+    classes = np.unique(data.y)
+    y_pred = np.zeros(len(data), dtype=np.int64)
+    proba = np.zeros((len(data), len(classes)), dtype=np.float64)
+    rows, first = [], None
+    for fold, (fit_rows, test_rows) in enumerate(splits, start=1):
+        began = time.perf_counter()
+        model = fit_forest(params, data.X[fit_rows], data.y[fit_rows], jobs=jobs, seed=seed)
+        seconds = time.perf_counter() - began
+        p = np.zeros((len(test_rows), len(classes)))
+        p[:, np.searchsorted(classes, model.classes_)] = model.predict_proba(data.X[test_rows])
+        proba[test_rows] = p
+        y_pred[test_rows] = classes[p.argmax(axis=1)]
+        truth, guess = data.y[test_rows], y_pred[test_rows]
+        macro = f1_score(truth, guess, average="macro", labels=classes, zero_division=0)
+        rows.append((fold, len(test_rows), accuracy_score(truth, guess), macro, seconds))
+        first = model if first is None else first
+    columns = ["fold", "rows", "accuracy", "macro_f1", "fit_seconds"]
+    return y_pred, proba, classes, pd.DataFrame(rows, columns=columns), first
+
+
+def importances(data, final, first, test_rows, *, jobs=1, seed=config.SEED) -> pd.DataFrame:
+    """Impurity importance of ``final``; permutation importance of ``first`` on held-out rows."""
+    from sklearn.inspection import permutation_importance
+
+    forest = final.named_steps["forest"]
+    per_tree = np.array([tree.feature_importances_ for tree in forest.estimators_])
+    rng = np.random.default_rng(seed)
+    if len(test_rows) > config.PERMUTATION_ROWS:
+        test_rows = np.sort(rng.choice(test_rows, config.PERMUTATION_ROWS, replace=False))
+    first.named_steps["forest"].set_params(n_jobs=jobs)
+    permuted = permutation_importance(
+        first, data.X[test_rows], data.y[test_rows], scoring=config.TRAIN_SCORING,
+        n_repeats=config.PERMUTATION_REPEATS, random_state=seed, n_jobs=1,
+    )  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "feature": data.feature_names,
+            "impurity": forest.feature_importances_,
+            "impurity_std": per_tree.std(axis=0),
+            "permutation": permuted.importances_mean,
+            "permutation_std": permuted.importances_std,
+        }
+    )
+    return table.sort_values("impurity", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def train(
+    data: TrainingData,
+    *,
+    grid="default",
+    folds: int = config.TRAIN_FOLDS,
+    jobs: int = 1,
+    seed: int = config.SEED,
+    search_rows: int | None | str = "grid",
+) -> TrainResult:
+    """Search, cross-validate and fit the classifier; see the module docstring.
+
+    Parameters
+    ----------
+    data : TrainingData
+        From :func:`training_data`.
+    grid : str or dict
+        A name in ``config.TRAIN_GRIDS`` or a dict of forest parameter lists.
+    folds : int
+        Folds of the evaluation (stage 2).
+    jobs : int
+        Parallel workers.
+    seed : int
+        Seeds the subsample, the folds, the forests and the permutations.
+    search_rows : int, None or "grid"
+        Rows of the stratified subsample searched; None for every row; ``"grid"`` takes
+        ``config.TRAIN_SEARCH_ROWS`` of a named grid (every row for a dict).
+
+    Returns
+    -------
+    TrainResult
+    """
+    timings = {}
+    began = time.perf_counter()
+    check_features(data)
+    splits = folds_of(data.y, folds, seed)
+    if search_rows == "grid":
+        search_rows = config.TRAIN_SEARCH_ROWS.get(grid) if isinstance(grid, str) else None
+    best, table, searched = search(data, grid, rows=search_rows, jobs=jobs, seed=seed)
+    best = _capped(best, grid)
+    timings["search"] = time.perf_counter() - began
+    mark = time.perf_counter()
+    y_pred, proba, classes, fold_scores, first = cross_validate(
+        data, best, splits, jobs=jobs, seed=seed
+    )
+    timings["cross_validation"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    final = fit_forest(best, data.X, data.y, jobs=jobs, seed=seed)
+    timings["final_fit"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    importance = importances(data, final, first, splits[0][1], jobs=jobs, seed=seed)
+    timings["importance"] = time.perf_counter() - mark
+    timings["total"] = time.perf_counter() - began
+    return TrainResult(
+        data=data, grid=grid if isinstance(grid, str) else "custom", best_params=best,
+        search=table, search_rows=searched, folds=folds, seed=seed, y_pred=y_pred,
+        proba=proba, classes=classes, fold_scores=fold_scores, importance=importance,
+        pipeline=final, timings=timings,
+    )  # fmt: skip
+
+
+def compare_feature_sets(
+    frame: pd.DataFrame,
+    metadata: dict | None = None,
+    *,
+    feature_sets=config.COMPARE_FEATURE_SETS,
+    label_by: str = config.TRAIN_LABEL_BY,
+    thresholds=None,
+    grid="default",
+    folds: int = config.TRAIN_FOLDS,
+    jobs: int = 1,
+    seed: int = config.SEED,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Cross-validate each feature set on the same folds, each with its own searched parameters.
+
+    Returns
+    -------
+    summary : DataFrame
+        One row per feature set: features, parameters, accuracy and macro-F1 (mean, std
+        over folds), per-class F1 of the pooled out-of-fold predictions, and macro-F1
+        minus the first set's (mean and std of the per-fold differences).
+    per_fold : DataFrame
+        Accuracy and macro-F1 per feature set and fold.
+    """
+    summary, per_fold, base = [], [], None
+    for feature_set in feature_sets:
+        data = training_data(
+            frame, metadata, feature_set=feature_set, label_by=label_by, thresholds=thresholds
+        )
+        check_features(data)
+        splits = folds_of(data.y, folds, seed)  # same y and seed: the same folds every time
+        rows = config.TRAIN_SEARCH_ROWS.get(grid) if isinstance(grid, str) else None
+        best, _, _ = search(data, grid, rows=rows, jobs=jobs, seed=seed)
+        best = _capped(best, grid)
+        y_pred, _, _, scores, _ = cross_validate(data, best, splits, jobs=jobs, seed=seed)
+        scores.insert(0, "feature_set", feature_set)
+        per_fold.append(scores)
+        base = scores["macro_f1"].to_numpy() if base is None else base
+        gain = scores["macro_f1"].to_numpy() - base
+        report = class_metrics(data.y, y_pred)
+        row = {
+            "feature_set": feature_set,
+            "features": len(data.feature_names),
+            "params": ", ".join(f"{key}={value}" for key, value in best.items()),
+            "accuracy_mean": scores["accuracy"].mean(),
+            "accuracy_std": scores["accuracy"].std(ddof=1),
+            "macro_f1_mean": scores["macro_f1"].mean(),
+            "macro_f1_std": scores["macro_f1"].std(ddof=1),
+            "macro_f1_gain_mean": gain.mean(),
+            "macro_f1_gain_std": gain.std(ddof=1),
+        }
+        for name in CLASS_NAMES.values():
+            row[f"f1_{name}"] = report.get(name, {}).get("f1-score", np.nan)
+        summary.append(row)
+    return pd.DataFrame(summary), pd.concat(per_fold, ignore_index=True)

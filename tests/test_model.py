@@ -1,0 +1,193 @@
+"""Tests for rumdiff.model: save/load round trip, the sidecar, and every refusal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pytest
+
+from rumdiff import __version__, config
+
+pytest.importorskip("rumdiff.features")
+pytest.importorskip("rumdiff.dataset")
+
+from test_train import TINY_GRID, read, tiny_dataset  # noqa: E402
+
+from rumdiff.model import (  # noqa: E402
+    ModelError,
+    build_model,
+    load_model,
+    save_model,
+    sidecar_path,
+)
+
+
+def trained_model(folder, *, feature_set="all"):
+    """Train a tiny model on a tiny real dataset; return (saved Model, dataset path)."""
+    from rumdiff.train import train, training_data
+
+    dataset = tiny_dataset(folder)
+    frame, metadata = read(dataset)
+    data = training_data(frame, metadata, feature_set=feature_set, source=str(dataset))
+    result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
+    return save_model(build_model(result), folder / "model.joblib"), dataset
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    return trained_model(tmp_path_factory.mktemp("model"))
+
+
+@pytest.fixture
+def copy(saved, tmp_path):
+    """A fresh copy of the saved model and sidecar, to tamper with."""
+    model, _ = saved
+    target = tmp_path / "copy.joblib"
+    target.write_bytes(Path(model.path).read_bytes())
+    sidecar_path(target).write_text(sidecar_path(model.path).read_text())
+    return target
+
+
+def _edit_sidecar(path, **changes):
+    side = sidecar_path(path)
+    metadata = json.loads(side.read_text())
+    metadata.update(changes)
+    side.write_text(json.dumps(metadata))
+
+
+def _puzzles(n=20, count=50, seed=11, **options):
+    from rumdiff.generate import generate
+
+    return generate(count, n=n, seed=seed, **options).puzzles
+
+
+def test_round_trip(saved):
+    model, dataset = saved
+    loaded = load_model(model.path)
+    assert loaded.metadata == model.metadata
+    puzzles = _puzzles()
+    np.testing.assert_array_equal(loaded.predict_proba(puzzles), model.predict_proba(puzzles))
+    assert (loaded.k, loaded.m, loaded.n) == (4, 2, 20)
+    assert loaded.classes == [1, 2, 3, 4] and loaded.class_names == list(config.LABEL_NAMES)
+
+
+def test_sidecar_records_what_prediction_needs(saved):
+    import sklearn
+
+    from rumdiff.features import feature_names
+    from rumdiff.model import features_fingerprint, file_sha256
+
+    model, dataset = saved
+    metadata = json.loads(sidecar_path(model.path).read_text())
+    assert metadata["format"] == "rumdiff-model"
+    assert metadata["format_version"] == config.MODEL_FORMAT
+    assert metadata["rumdiff_version"] == __version__
+    assert metadata["sklearn_version"] == sklearn.__version__
+    assert metadata["feature_set"] == "all"
+    assert metadata["feature_names"] == feature_names("all", k=4, m=2)
+    assert metadata["features_sha256"] == features_fingerprint("all", k=4, m=2, n=20)
+    assert metadata["label_by"] == "work" and metadata["thresholds"] == [15_000, 40_000]
+    assert (metadata["k"], metadata["m"], metadata["n"]) == (4, 2, 20)
+    assert metadata["training_data"]["sha256"] == "" or len(metadata["training_data"]["sha256"])
+    assert metadata["training_data"]["rows"] == 300
+    assert metadata["model_sha256"] == file_sha256(model.path)
+    assert metadata["model_bytes"] == model.metadata["model_bytes"] > 0
+    for key in ("accuracy", "accuracy_std", "macro_f1", "macro_f1_std", "per_class_f1"):
+        assert key in metadata["cv"]
+    assert metadata["params"]["n_estimators"] == 10
+    assert dataset.name in metadata["training_data"]["file"]
+
+
+def test_pipeline_goes_from_puzzles_to_probabilities(saved):
+    model, _ = saved
+    assert list(model.pipeline.named_steps) == ["features", "forest"]
+    puzzles = _puzzles()
+    proba = model.predict_proba(puzzles)
+    assert proba.shape == (50, 4)
+    np.testing.assert_allclose(proba.sum(axis=1), 1)
+    flat = puzzles.copies.reshape(len(puzzles), -1)  # what a Pipeline passes around
+    np.testing.assert_allclose(model.pipeline.predict_proba(flat), proba)
+
+
+@pytest.mark.parametrize(
+    "options, wrong",
+    [({"n": 21}, "n=21"), ({"k": 5}, "k=5"), ({"m": 3}, "m=3")],
+)
+def test_refuses_puzzles_of_other_shape(saved, options, wrong):
+    model, _ = saved
+    parameters = {"n": 20, **options}
+    puzzles = _puzzles(**parameters)
+    with pytest.raises(ModelError, match=f"{wrong}.*trained on G\\(k=4, m=2, n=20\\)"):
+        model.predict_proba(puzzles)
+
+
+def test_refuses_missing_file_and_sidecar(copy, tmp_path):
+    with pytest.raises(ModelError, match="model file not found"):
+        load_model(tmp_path / "none.joblib")
+    sidecar_path(copy).unlink()
+    with pytest.raises(ModelError, match="not a rumdiff model \\(no sidecar copy.joblib.json"):
+        load_model(copy)
+
+
+@pytest.mark.parametrize(
+    "sidecar, message",
+    [
+        ("{not json", "not a rumdiff model sidecar"),
+        ("[1, 2]", "not a rumdiff model sidecar"),
+        ('{"format": "something-else"}', "not a rumdiff model sidecar"),
+    ],
+)
+def test_refuses_foreign_sidecars(copy, sidecar, message):
+    sidecar_path(copy).write_text(sidecar)
+    with pytest.raises(ModelError, match=message):
+        load_model(copy)
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"format_version": 99}, "model format 99, but this rumdiff reads format 1"),
+        ({"rumdiff_version": "9.9.0"}, "saved with rumdiff 9.9.0, incompatible"),
+        ({"sklearn_version": "0.24.2"}, "saved with scikit-learn 0.24.2, incompatible"),
+        ({"sklearn_version": None}, "saved with scikit-learn None, incompatible"),
+        ({"feature_names": ["a", "b"]}, "features differ"),
+        ({"feature_set": "thesis"}, "features differ"),
+        ({"features_sha256": "0" * 64}, "features differ"),
+    ],
+)
+def test_refuses_incompatible_models(copy, changes, message):
+    _edit_sidecar(copy, **changes)
+    with pytest.raises(ModelError, match=message):
+        load_model(copy)
+
+
+def test_refuses_a_file_that_does_not_match_its_sidecar(copy):
+    with open(copy, "ab") as stream:
+        stream.write(b"\0")
+    with pytest.raises(ModelError, match="does not match its sidecar"):
+        load_model(copy)
+
+
+def test_refuses_a_pickle_that_is_not_a_rumdiff_pipeline(copy):
+    from rumdiff.model import file_sha256
+
+    joblib.dump({"not": "a model"}, copy)
+    _edit_sidecar(copy, model_sha256=file_sha256(copy))
+    with pytest.raises(ModelError, match="not a rumdiff model \\(no features -> forest"):
+        load_model(copy)
+    copy.write_bytes(b"garbage that is no pickle")
+    _edit_sidecar(copy, model_sha256=file_sha256(copy))
+    with pytest.raises(ModelError, match="cannot load"):
+        load_model(copy)
+
+
+def test_save_is_atomic_and_leaves_no_temporary_files(saved, tmp_path):
+    model, _ = saved
+    target = tmp_path / "deep" / "er" / "m.joblib"
+    again = save_model(model, target)
+    assert again.path == str(target)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["m.joblib", "m.joblib.json"]
+    assert load_model(target).metadata["model_sha256"] == again.metadata["model_sha256"]

@@ -1,0 +1,133 @@
+"""Tests for rumdiff.predict and ``rumdiff predict``."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rumdiff import config
+from rumdiff.cli import main
+
+pytest.importorskip("rumdiff.features")
+pytest.importorskip("rumdiff.dataset")
+
+from test_model import trained_model  # noqa: E402
+
+from rumdiff.predict import default_model_path, format_table, predict  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    return trained_model(tmp_path_factory.mktemp("model"))[0]
+
+
+@pytest.fixture(scope="module")
+def puzzle_file(tmp_path_factory):
+    """A puzzle file of 40 G(4, 2, 20) puzzles (largest value 20 in each)."""
+    from rumdiff.generate import generate
+    from rumdiff.puzzle_file import write_puzzles
+
+    path = tmp_path_factory.mktemp("puzzles") / "p.in"
+    write_puzzles(path, generate(40, n=20, seed=5, mode="fixed", percentages=(20, 20)).puzzles)
+    return path
+
+
+def _columns():
+    return ["puzzle", "label", "difficulty"] + [f"p_{name}" for name in config.LABEL_NAMES]
+
+
+def test_predict_rows_and_probabilities(model, puzzle_file):
+    from rumdiff.puzzle_file import read_puzzles
+
+    puzzles = read_puzzles(puzzle_file, n=20)
+    frame = predict(model, puzzles)
+    assert list(frame.columns) == _columns()
+    assert len(frame) == 40 and list(frame["puzzle"]) == list(range(1, 41))
+    proba = frame[[f"p_{name}" for name in config.LABEL_NAMES]].to_numpy()
+    np.testing.assert_allclose(proba.sum(axis=1), 1)
+    assert (proba >= 0).all()
+    np.testing.assert_array_equal(frame["label"], proba.argmax(axis=1) + 1)
+    names = np.array(config.LABEL_NAMES, dtype=object)
+    np.testing.assert_array_equal(frame["difficulty"], names[frame["label"] - 1])
+    np.testing.assert_allclose(proba, model.predict_proba(puzzles))
+
+
+def test_predict_no_puzzles(model):
+    from rumdiff.puzzle import Puzzles
+
+    frame = predict(model, Puzzles.empty(k=4, m=2, n=20))
+    assert list(frame.columns) == _columns() and len(frame) == 0
+    assert format_table(frame).split() == _columns()
+
+
+def test_default_model_lives_in_the_repository():
+    import rumdiff
+
+    path = default_model_path()
+    assert path.parent.parent / "rumdiff" / "__init__.py" == Path(rumdiff.__file__).resolve()
+    assert path.name == "default.joblib" and path.parent.name == "models"
+
+
+def test_cli_table_and_csv(model, puzzle_file, tmp_path, capsys):
+    assert main(["predict", str(puzzle_file), "--model", model.path]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == _columns() and len(table) == 41
+    out = tmp_path / "out.csv"
+    assert main(["predict", str(puzzle_file), "--model", model.path, "-o", str(out)]) == 0
+    frame = pd.read_csv(out)
+    assert list(frame.columns) == _columns() and len(frame) == 40
+    np.testing.assert_allclose(frame.filter(like="p_").sum(axis=1), 1, atol=1e-5)
+    assert main(["predict", str(puzzle_file), "--model", model.path, "--format", "csv"]) == 0
+    assert pd.read_csv(io.StringIO(capsys.readouterr().out)).equals(frame)
+
+
+def test_cli_takes_k_m_n_from_the_model(model, tmp_path, capsys):
+    small = tmp_path / "small.in"
+    small.write_text("1\n3\n1b 1g 1r\n")  # largest value 1, yet read as n = 20
+    assert main(["predict", str(small), "--model", model.path, "--format", "csv"]) == 0
+    assert len(pd.read_csv(io.StringIO(capsys.readouterr().out))) == 1
+
+
+BAD_FILES = {
+    "count": ("2\n3\n1b 1g 1r\n", ":4: "),
+    "tiles": ("1\n4\n1b 1g 1r\n", ":3: "),
+    "colour": ("1\n3\n1b 1g 1x\n", ":3: "),
+    "value": ("1\n3\n1b 1g 21r\n", ":3: "),
+    "copies": ("1\n3\n1b 1b 1b\n", ":3: "),
+    "number": ("one\n", ":1: "),
+    "empty": ("", ""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_cli_bad_input_is_one_line_and_writes_nothing(model, tmp_path, capsys, case):
+    text, where = BAD_FILES[case]
+    bad, out = tmp_path / "bad.in", tmp_path / "out.csv"
+    bad.write_text(text)
+    assert main(["predict", str(bad), "--model", model.path, "-o", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"rumdiff predict: error: {bad}{where}")
+    assert not out.exists() and list(tmp_path.iterdir()) == [bad]
+
+
+def test_cli_refuses_other_parameters_and_bad_models(model, puzzle_file, tmp_path, capsys):
+    out = tmp_path / "out.csv"
+    args = ["predict", str(puzzle_file), "--model", model.path, "-o", str(out)]
+    assert main([*args, "-n", "25"]) == 1
+    assert "n=25" in capsys.readouterr().err
+    assert main(["predict", str(puzzle_file), "--model", str(tmp_path / "x.joblib")]) == 1
+    assert "model file not found" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_cli_missing_default_model_says_how_to_build_it(puzzle_file, monkeypatch, capsys):
+    monkeypatch.setattr(config, "DEFAULT_MODEL", "models/no-such-model.joblib")
+    assert main(["predict", str(puzzle_file)]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "no-such-model.joblib is missing" in error
+    assert "rumdiff train" in error

@@ -1,0 +1,281 @@
+"""Tests for rumdiff.train, rumdiff.report and ``rumdiff train``, on a tiny real dataset."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rumdiff import config
+from rumdiff.cli import main
+
+pytest.importorskip("rumdiff.features")
+pytest.importorskip("rumdiff.dataset")
+
+#: A forest grid small enough for tests: two candidates of ten tiny trees.
+TINY_GRID = {"n_estimators": (10,), "max_leaf_nodes": (8, 32), "class_weight": ("balanced",)}
+#: Work thresholds that give every class some of the tiny dataset's G(4, 2, 20) puzzles.
+TINY_THRESHOLDS = (15_000, 40_000)
+
+REPORT_FILES = (
+    "classification_report.txt", "classification_report.json", "confusion_matrix.csv",
+    "confusion_matrix_normalised.csv", "confusion_matrix.png", "feature_importance.csv",
+    "feature_importance.png", "label_distribution.csv", "label_distribution.png",
+    "cv_folds.csv", "grid_search.csv", "report.md", "model.joblib", "model.joblib.json",
+    "errors_by_effort.csv", "errors_by_effort.png",
+)  # fmt: skip
+
+
+def tiny_dataset(folder, *, count=300, seed=3, name="tiny.parquet"):
+    """Build a real dataset (generated, solved, featurised, labelled) of small puzzles."""
+    from rumdiff.dataset import build_dataset
+
+    path = folder / name
+    build_dataset(path, count=count, n=20, seed=seed, jobs=1, thresholds=TINY_THRESHOLDS)
+    return path
+
+
+def read(path):
+    from rumdiff.dataset import metadata_path, read_dataset, read_metadata
+
+    return read_dataset(path), read_metadata(metadata_path(path))
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    return tiny_dataset(tmp_path_factory.mktemp("data"))
+
+
+@pytest.fixture
+def tiny_grid(monkeypatch):
+    """Make the default grid tiny, as the CLI reads it from config."""
+    monkeypatch.setitem(config.TRAIN_GRIDS, "default", TINY_GRID)
+    monkeypatch.setitem(config.TRAIN_SEARCH_ROWS, "default", 150)
+
+
+def _data(dataset, **options):
+    from rumdiff.train import training_data
+
+    frame, metadata = read(dataset)
+    return training_data(frame, metadata, source=str(dataset), **options)
+
+
+def test_training_data_selects_features_and_labels(dataset):
+    from rumdiff.features import feature_names
+
+    frame, _ = read(dataset)
+    data = _data(dataset, feature_set="thesis")
+    assert data.feature_names == feature_names("thesis", k=4, m=2)
+    assert data.X.shape == (len(frame), len(data.feature_names))
+    assert (data.k, data.m, data.n) == (4, 2, 20)
+    assert data.thresholds == list(TINY_THRESHOLDS)  # from the sidecar
+    np.testing.assert_array_equal(data.y, frame["label"])
+    other = _data(dataset, thresholds=(1_000, 2_000))
+    assert other.thresholds == [1_000, 2_000]
+    assert (other.y >= data.y).all() and (other.y != data.y).any()
+
+
+def test_training_data_refuses_bad_input(dataset):
+    from rumdiff.train import training_data
+
+    frame, metadata = read(dataset)
+    with pytest.raises(ValueError, match="unknown feature set"):
+        training_data(frame, metadata, feature_set="best")
+    with pytest.raises(ValueError, match="lacks feature columns"):
+        training_data(frame.drop(columns="bound_gap"), metadata)
+    mixed = frame.copy()
+    mixed.loc[0, "n"] = 21
+    with pytest.raises(ValueError, match="differ in n"):
+        training_data(mixed, metadata)
+    with pytest.raises(ValueError, match="same work label"):
+        training_data(frame[frame["label"] == 1], metadata)
+
+
+def test_stale_feature_columns_are_refused(dataset):
+    from rumdiff.train import check_features, training_data
+
+    frame, metadata = read(dataset)
+    frame["tiles"] += 1
+    with pytest.raises(ValueError, match="'tiles' of row 0 .* rebuild the dataset"):
+        check_features(training_data(frame, metadata))
+
+
+def test_folds_are_stratified_and_seeded(dataset):
+    from rumdiff.train import folds_of
+
+    y = _data(dataset).y
+    first, again, other = folds_of(y, 3, 5), folds_of(y, 3, 5), folds_of(y, 3, 6)
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(first, again, strict=True))
+    assert not all(np.array_equal(a[1], b[1]) for a, b in zip(first, other, strict=True))
+    tests = np.sort(np.concatenate([test for _, test in first]))
+    np.testing.assert_array_equal(tests, np.arange(len(y)))
+    for _, test in first:  # each class split evenly
+        share = np.bincount(y[test], minlength=5) / np.bincount(y, minlength=5).clip(1)
+        assert np.all(np.abs(share[np.bincount(y, minlength=5) > 0] - 1 / 3) < 0.1)
+    counts = np.bincount(y, minlength=5)[1:]
+    rare = config.LABEL_NAMES[int(np.argmin(counts))]
+    with pytest.raises(ValueError, match=f"class '{rare}' has only {counts.min()} rows"):
+        folds_of(y, int(counts.min()) + 1, 0)
+
+
+def test_train_is_reproducible_and_searches_a_stratified_subsample(dataset):
+    from rumdiff.train import train
+
+    data = _data(dataset)
+    one = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=1, search_rows=150)
+    two = train(data, grid=TINY_GRID, folds=3, jobs=2, seed=1, search_rows=150)
+    assert one.search_rows == 150
+    assert one.best_params == two.best_params
+    np.testing.assert_array_equal(one.y_pred, two.y_pred)
+    np.testing.assert_array_equal(one.proba, two.proba)
+    assert len(one.search) == 2 and list(one.search["rank"]) == sorted(one.search["rank"])
+    assert np.allclose(one.proba.sum(axis=1), 1)
+    assert set(one.timings) >= {"search", "cross_validation", "final_fit", "importance"}
+    assert list(one.importance.columns) == [
+        "feature", "impurity", "impurity_std", "permutation", "permutation_std",
+    ]  # fmt: skip
+    assert one.importance["impurity"].sum() == pytest.approx(1)
+    report = one.metrics
+    assert set(report) >= {"accuracy", "easy", "moderate", "medium", "hard", "macro avg"}
+
+
+def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys):
+    out = tmp_path / "run"
+    code = main(["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"])
+    assert code == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(REPORT_FILES)
+    printed = capsys.readouterr().out
+    assert "3-fold CV: accuracy" in printed and "model:" in printed
+
+    report = json.loads((out / "classification_report.json").read_text())
+    assert 0 <= report["accuracy"] <= 1
+    for name in ("easy", "moderate", "medium", "hard", "macro avg", "weighted avg"):
+        assert set(report[name]) == {"precision", "recall", "f1-score", "support"}
+    assert sum(report[name]["support"] for name in config.LABEL_NAMES) == 300
+    counts = pd.read_csv(out / "confusion_matrix.csv", index_col=0)
+    assert counts.shape == (4, 4) and counts.to_numpy().sum() == 300
+    shares = pd.read_csv(out / "confusion_matrix_normalised.csv", index_col=0)
+    np.testing.assert_allclose(shares.sum(axis=1), 1, atol=1e-3)
+    importance = pd.read_csv(out / "feature_importance.csv")
+    assert len(importance) == len(_data(dataset).feature_names)
+    labels = pd.read_csv(out / "label_distribution.csv")
+    assert labels["rows"].sum() == 300 and list(labels["class"]) == list(config.LABEL_NAMES)
+    assert len(pd.read_csv(out / "cv_folds.csv")) == 3
+    text = (out / "report.md").read_text(encoding="utf-8")
+    for png in ("confusion_matrix.png", "feature_importance.png", "label_distribution.png"):
+        assert f"]({png})" in text
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "tiny.parquet" in text and "thesis" in text
+    sidecar = json.loads((out / "model.joblib.json").read_text())
+    assert sidecar["cv"]["folds"] == 3 and sidecar["cv"]["accuracy"] == report["accuracy"]
+
+
+def test_cli_train_saves_the_model_where_asked(dataset, tmp_path, tiny_grid):
+    out, model = tmp_path / "run", tmp_path / "models" / "m.joblib"
+    args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
+    assert main([*args, "--model", str(model), "--features", "thesis"]) == 0
+    assert model.is_file() and (tmp_path / "models" / "m.joblib.json").is_file()
+    assert not (out / "model.joblib").exists() and (out / "report.md").is_file()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging left
+
+
+def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid):
+    out = tmp_path / "run"
+    args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1", "--compare"]
+    assert main(args) == 0
+    table = pd.read_csv(out / "compare.csv")
+    assert list(table["feature_set"]) == list(config.COMPARE_FEATURE_SETS)
+    for column in ("accuracy_mean", "accuracy_std", "macro_f1_mean", "macro_f1_std"):
+        assert table[column].between(0, 1).all()
+    assert table["macro_f1_gain_mean"].iloc[0] == 0
+    folds = pd.read_csv(out / "compare_folds.csv")
+    by_set = [group["rows"].to_numpy() for _, group in folds.groupby("feature_set")]
+    np.testing.assert_array_equal(*by_set)  # the same folds
+    assert "± " in (out / "compare.md").read_text(encoding="utf-8")
+    assert "Feature sets side by side" in (out / "report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--folds", "1"], "--folds must be at least 2"),
+        (["--folds", "200"], "rows, fewer than the 200 folds"),
+        (["--thresholds", "a,b"], "--thresholds: expected numbers"),
+        (["--thresholds", "5,1"], "increase strictly"),
+    ],
+)
+def test_cli_train_bad_options(dataset, tmp_path, tiny_grid, capsys, args, message):
+    out = tmp_path / "run"
+    assert main(["train", str(dataset), "-o", str(out), "--jobs", "1", *args]) == 1
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1 and "Traceback" not in error
+    assert not out.exists()
+
+
+def test_cli_train_bad_dataset(tmp_path, capsys, dataset):
+    out = tmp_path / "run"
+    missing = tmp_path / "missing.parquet"
+    assert main(["train", str(missing), "-o", str(out)]) == 1
+    assert f"{missing}: dataset file not found" in capsys.readouterr().err
+    broken = tmp_path / "broken.parquet"
+    frame, _ = read(dataset)
+    frame.drop(columns=["runs_only"]).to_parquet(broken)
+    assert main(["train", str(broken), "-o", str(out)]) == 1
+    error = capsys.readouterr().err
+    assert str(broken) in error and "runs_only" in error and error.count("\n") == 1
+    assert not out.exists()
+
+
+def test_per_tree_sample_cap(dataset, monkeypatch):
+    from rumdiff.train import _capped, fit_forest
+
+    monkeypatch.setitem(config.TRAIN_MAX_SAMPLES, "default", 100)
+    assert _capped({"n_estimators": 5}, "default") == {"n_estimators": 5, "max_samples": 100}
+    assert _capped({"n_estimators": 5}, TINY_GRID) == {"n_estimators": 5}
+    data = _data(dataset)
+    capped = fit_forest({"n_estimators": 3, "max_samples": 100}, data.X, data.y)
+    assert capped.named_steps["forest"].max_samples == 100
+    everything = fit_forest({"n_estimators": 3, "max_samples": 1000}, data.X, data.y)
+    assert everything.named_steps["forest"].max_samples is None  # more than the rows
+
+
+def test_errors_by_effort_cover_every_row(dataset):
+    from rumdiff.report import errors_by_effort, near_thresholds
+    from rumdiff.train import train
+
+    result = train(_data(dataset), grid=TINY_GRID, folds=3, jobs=1, search_rows=None)
+    table = errors_by_effort(result)
+    assert table["rows"].sum() == 300
+    assert table["errors"].sum() == (result.y_pred != result.data.y).sum()
+    near = near_thresholds(result)
+    assert 0 <= near["share_of_rows_near"] <= 1 and 0 <= near["share_of_errors_near"] <= 1
+
+
+def test_cli_train_by_time_with_absent_classes(dataset, tmp_path, tiny_grid):
+    frame, _ = read(dataset)
+    # Thresholds that leave 'hard' empty: the model knows three classes, predicts four.
+    low, high = (float(q) for q in np.quantile(frame["seconds"], [0.3, 0.6]))
+    top = float(frame["seconds"].max() * 10)
+    out = tmp_path / "run"
+    args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
+    assert main([*args, "--label-by", "time", "--thresholds", f"{low!r},{high!r},{top!r}"]) == 0
+    sidecar = json.loads((out / "model.joblib.json").read_text())
+    assert sidecar["label_by"] == "time" and sidecar["thresholds"][2] == top
+    assert sidecar["training_data"]["label_counts"]["hard"] == 0
+    counts = pd.read_csv(out / "confusion_matrix.csv", index_col=0)
+    assert counts.loc["true hard"].sum() == 0 and counts.to_numpy().sum() == 300
+    from rumdiff.model import load_model
+
+    model = load_model(out / "model.joblib")
+    proba = model.predict_proba(_puzzles_like(frame))
+    assert proba.shape[1] == 4 and (proba[:, 3] == 0).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1)
+
+
+def _puzzles_like(frame):
+    from rumdiff.generate import decode_puzzles
+    from rumdiff.puzzle import Puzzles
+
+    return Puzzles(decode_puzzles(frame["puzzle"].iloc[:20].tolist(), 4, 20, m=2), m=2)
