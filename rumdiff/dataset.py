@@ -480,3 +480,51 @@ def relabel_dataset(
         relabelled=history,
     )
     return write_dataset(frame, output, metadata)
+
+
+def refeaturise_dataset(path, *, feature_set: str | None = None, output=None) -> dict:
+    """Recompute a dataset's feature columns from its puzzles, without solving again.
+
+    After a change to :mod:`rumdiff.features` a dataset's stored features no longer
+    match what a model computes at prediction time (training refuses such a dataset);
+    features cost far less than solving, so they are recomputed here.
+
+    Parameters
+    ----------
+    path : str or Path
+        An existing dataset with its sidecar.
+    feature_set : str, optional
+        Feature set to store (default: the one the sidecar records, else "all").
+    output : str or Path, optional
+        Where to write (default: ``path``, replaced atomically).
+
+    Returns
+    -------
+    dict
+        The new metadata.
+    """
+    from rumdiff.features import compute_features
+    from rumdiff.generate import decode_puzzles
+
+    output = path if output is None else output
+    frame = read_dataset(path)
+    sidecar = metadata_path(path)
+    metadata = read_metadata(sidecar) if sidecar.exists() else {}
+    if "puzzle" not in frame.columns:
+        raise DatasetError(f"{path}: not a rumdiff dataset (no column 'puzzle')")
+    k, m, n = (int(frame[name].iloc[0]) for name in ("k", "m", "n"))
+    feature_set = feature_set or metadata.get("parameters", {}).get("feature_set") or "all"
+    names = _feature_names(feature_set, k, m)
+    copies = decode_puzzles(frame["puzzle"].tolist(), k, n, m=m)
+    features = compute_features(copies, m=m, feature_set=feature_set) if names else None
+    head = [c for c in dataset_columns(m, []) if c != "label"]
+    columns = {name: frame[name] for name in head}
+    for name in names:
+        columns[name] = features[name].to_numpy()
+    columns["label"] = frame["label"]
+    import pandas as pd
+
+    rebuilt = pd.DataFrame(columns)
+    metadata["features"] = names
+    metadata.setdefault("refeaturised", []).append({"at": now(), "feature_set": feature_set})
+    return write_dataset(rebuilt, output, metadata)

@@ -44,6 +44,10 @@ __all__ = [
 ]
 
 _TILE = re.compile(r"([0-9]+)([A-Za-z])")
+#: A whole line of well-formed tiles, for the vectorised fast path.
+_TILES = re.compile(r"[0-9]{1,9}[a-z](?: [0-9]{1,9}[a-z])*")
+_LETTERS_TO_SPACES = str.maketrans({chr(c): " " for c in range(ord("a"), ord("z") + 1)})
+_KEEP_LETTERS = str.maketrans({c: None for c in "0123456789 "})
 #: Longest digit string accepted before a number is called too large.
 _MAX_DIGITS = 9
 
@@ -124,7 +128,7 @@ def parse_puzzles(
     lines = _split_lines(text, path)
     count = _count_line(lines, 0, path, "the number of puzzles")
     letters = config.COLOURS if k is None else config.COLOURS[:k]
-    puzzles: list[list[tuple[int, int, int]]] = []  # (value, colour, line) per tile
+    puzzles = []  # (values, colours, tile line) per puzzle
     index = 1
     for number in range(1, count + 1):
         tiles = _count_line(lines, index, path, f"the tile count of puzzle {number}")
@@ -136,26 +140,10 @@ def parse_puzzles(
             raise PuzzleFileError(
                 path, tile_line, f"puzzle {number} declares {tiles} tiles but lists {len(fields)}"
             )
-        parsed = []
-        for token in fields:
-            match = _TILE.fullmatch(token)
-            if match is None:
-                raise PuzzleFileError(
-                    path, tile_line, f"{token!r} is not a tile (value then colour, like 7b)"
-                )
-            value = _integer(match.group(1), path, tile_line, f"tile {token!r}: value")
-            colour = letters.find(match.group(2))
-            if colour < 0:
-                raise PuzzleFileError(
-                    path,
-                    tile_line,
-                    f"tile {token!r}: unknown colour {match.group(2)!r} (expected one of "
-                    f"{', '.join(letters)})",
-                )
-            if value < 1 or (n is not None and value > n):
-                top = "n" if n is None else str(n)
-                raise PuzzleFileError(path, tile_line, f"tile {token!r}: value outside 1..{top}")
-            parsed.append((value, colour, tile_line))
+        parsed = _fast_tiles(fields, letters, n)
+        if parsed is None:  # something is wrong: find and name the bad tile
+            parsed = _checked_tiles(fields, letters, n, path, tile_line)
+        parsed = (*parsed, tile_line)
         puzzles.append(parsed)
         index += 2
     if index < len(lines):
@@ -164,24 +152,67 @@ def parse_puzzles(
     return _stack(puzzles, path, k=k, m=m, n=n)
 
 
+def _fast_tiles(fields, letters: str, n: int | None):
+    """Values and colours of well-formed tiles, vectorised; None if any tile is bad."""
+    if not fields:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    joined = " ".join(fields)
+    if not _TILES.fullmatch(joined):
+        return None
+    values = np.array(joined.translate(_LETTERS_TO_SPACES).split(), dtype=np.int64)
+    codes = np.frombuffer(joined.translate(_KEEP_LETTERS).encode("ascii"), dtype=np.uint8)
+    lookup = np.full(256, -1, dtype=np.int64)
+    lookup[np.frombuffer(letters.encode("ascii"), dtype=np.uint8)] = np.arange(len(letters))
+    colours = lookup[codes]
+    if colours.min() < 0 or values.min() < 1 or (n is not None and values.max() > n):
+        return None
+    return values, colours
+
+
+def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
+    """Values and colours of the tiles, tile by tile, raising on the first bad one."""
+    values, colours = [], []
+    for token in fields:
+        match = _TILE.fullmatch(token)
+        if match is None:
+            raise PuzzleFileError(
+                path, line, f"{token!r} is not a tile (value then colour, like 7b)"
+            )
+        value = _integer(match.group(1), path, line, f"tile {token!r}: value")
+        colour = letters.find(match.group(2))
+        if colour < 0:
+            raise PuzzleFileError(
+                path,
+                line,
+                f"tile {token!r}: unknown colour {match.group(2)!r} (expected one of "
+                f"{', '.join(letters)})",
+            )
+        if value < 1 or (n is not None and value > n):
+            top = "n" if n is None else str(n)
+            raise PuzzleFileError(path, line, f"tile {token!r}: value outside 1..{top}")
+        values.append(value)
+        colours.append(colour)
+    return np.asarray(values, dtype=np.int64), np.asarray(colours, dtype=np.int64)
+
+
 def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzles:
-    all_tiles = [tile for puzzle in puzzles for tile in puzzle]
     if k is None:
-        used = max((colour for _, colour, _ in all_tiles), default=-1)
+        used = max((int(c.max()) for _, c, _ in puzzles if c.size), default=-1)
         k = max(config.K, used + 1)
     if n is None:
-        n = max((value for value, _, _ in all_tiles), default=1)
+        n = max((int(v.max()) for v, _, _ in puzzles if v.size), default=1)
         if n > config.MAX_N:
             raise PuzzleFileError(path, 0, f"largest value {n} exceeds the limit {config.MAX_N}")
     copies = np.zeros((len(puzzles), n, k), dtype=np.int16)
-    for number, puzzle in enumerate(puzzles):
-        for value, colour, line in puzzle:
-            copies[number, value - 1, colour] += 1
-            if copies[number, value - 1, colour] > m:
-                tile = f"{value}{config.COLOURS[colour]}"
-                raise PuzzleFileError(
-                    path, line, f"puzzle {number + 1} has more than m={m} copies of {tile}"
-                )
+    for number, (values, colours, line) in enumerate(puzzles):
+        counts = np.bincount((values - 1) * k + colours, minlength=n * k)
+        if counts.max(initial=0) > m:
+            cell = int(np.argmax(counts > m))
+            tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
+            raise PuzzleFileError(
+                path, line, f"puzzle {number + 1} has more than m={m} copies of {tile}"
+            )
+        copies[number] = counts.reshape(n, k)
     return Puzzles(copies, m=m, source=str(path))
 
 
