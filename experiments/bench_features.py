@@ -1,0 +1,51 @@
+"""How long featurising 10,000 mixed G(4, 2, 100) puzzles takes (target: <= 2 s, one core).
+
+Usage: ``python experiments/bench_features.py [--count N] [--repeats R] [--seed S]``.
+Generates N puzzles (default 10,000) in the thesis's mixed regimes, compiles the kernels
+on a few puzzles, then prints the best and the worst of R runs of ``compute_features``
+for each feature set, in wall time and in CPU time (which other jobs on the machine
+disturb less). Numba kernels run on one thread, so this is one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from rumdiff import config
+from rumdiff.features import compute_features
+from rumdiff.generate import generate
+
+#: The issue's target for 10,000 G(4, 2, 100) puzzles, in seconds.
+TARGET_SECONDS = 2.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=config.SEED)
+    args = parser.parse_args()
+    puzzles = generate(args.count, k=4, m=2, n=100, mode="mixed", seed=args.seed).puzzles
+    compute_features(puzzles.copies[:10], m=2)  # compile (or load the cached kernels)
+    print(f"{args.count:,} mixed G(4, 2, 100) puzzles, seed {args.seed}, best / worst of "
+          f"{args.repeats} runs")  # fmt: skip
+    for feature_set in config.FEATURE_SETS:
+        times, cpu = [], []
+        for _ in range(args.repeats):
+            began, began_cpu = time.perf_counter(), time.process_time()
+            frame = compute_features(puzzles, m=2, feature_set=feature_set)
+            times.append(time.perf_counter() - began)
+            cpu.append(time.process_time() - began_cpu)
+        best = min(times)
+        scaled = best * 10_000 / args.count
+        print(
+            f"{feature_set:>8}: wall {best:6.3f} s / {max(times):6.3f} s, CPU {min(cpu):6.3f} s, "
+            f"{frame.shape[1]} features, {1e6 * best / args.count:5.1f} us/puzzle, "
+            f"{scaled:5.3f} s per 10,000 "
+            f"({'meets' if scaled <= TARGET_SECONDS else 'MISSES'} the {TARGET_SECONDS:g} s target)"
+        )
+
+
+if __name__ == "__main__":
+    main()
