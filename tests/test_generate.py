@@ -273,7 +273,7 @@ def test_encoding_layout():
     assert np.array_equal(decode_puzzle("012301", k=3, n=2), copies)
 
 
-@pytest.mark.parametrize(("k", "m"), itertools.product(range(1, 7), range(1, 4)))
+@pytest.mark.parametrize(("k", "m"), list(itertools.product(range(1, 7), range(1, 4))))
 def test_encoding_round_trips(k, m):
     rng = np.random.default_rng(100 * k + m)
     n = int(rng.integers(1, 40))
