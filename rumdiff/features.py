@@ -13,17 +13,19 @@ per puzzle, columns in the order of :func:`feature_names`:
 
 :class:`PuzzleFeatures` is the same as a scikit-learn transformer. Everything is
 computed by numba kernels over the whole stack (``rumdiff._kernels.features``): about
-120 microseconds a G(4, 2, 100) puzzle for "all" on one core, 1.2 s for 10,000
-(``experiments/bench_features.py``).
+100 microseconds a G(4, 2, 100) puzzle for "all" on one core, 0.96 s for 10,000 when
+measured (``experiments/bench_features.py``).
 
-What predicts the solver's work. On dense puzzles the solver's bounds rarely meet; its
-beam search (width 64) then either reaches the upper bound, and the work stays near
-300,000 transitions, or it does not, and the exact DP runs at 1-5 million. Counting
-features (copies, states, gaps) cannot tell these apart: on 12,000 solved mixed
-G(4, 2, 100) puzzles labelled by work (``config.LABEL_THRESHOLDS["work"]``), a random
-forest reached 82.8% with the thesis's six and 83.9% with the extended counts alone.
-Two cheap searches for a lower bound that meets the upper one, ``greedy_*`` (a width-1
-replica of the solver's beam) and ``ascent_*``, took the extended set to 88.6%.
+What predicts the solver's work. On dense puzzles the solver's bounds rarely meet. Its
+exact pass aims at the upper bound first and succeeds fast when the optimum reaches it;
+when the optimum lies below, a second pass must prove that, at many times the work (of
+1,675 hard puzzles among 12,000 solved mixed G(4, 2, 100) ones, 1,661 had an optimum
+below the upper bound). Counting features (copies, states, gaps) cannot see this; two
+cheap searches for an arrangement that meets the upper bound, ``greedy_*`` and
+``ascent_*``, can, when they find one. Random forests, 5-fold CV on those 12,000
+puzzles labelled by the solver's work (``config.LABEL_THRESHOLDS["work"]``, solver of
+commit 4d1fd8a): 74.0% with the thesis's six, 76.1% with the extended counts alone,
+83.0% with the whole extended set (84.5% against 75.7% with easy plus terciles of work).
 """
 
 from __future__ import annotations
@@ -110,17 +112,18 @@ EXTENDED_FEATURES = {
     "ascent_gain": "what that ascent adds to solver_lower.",
 }
 
-# Dropped as useless (evidence: random forests, 5-fold CV, on 12,000 and 3,000 solved
-# mixed G(4, 2, 100) puzzles labelled by solver work, two forest seeds each; accuracy
-# without -> with them: 88.59 / 88.56 / 87.50 / 88.03% -> 88.60 / 88.62 / 87.23 / 88.03%):
+# Dropped as useless. Evidence: random forests, 5-fold CV, two forest seeds, on 12,000
+# solved mixed G(4, 2, 100) puzzles labelled by work; accuracy without -> with them:
+# 83.0 / 82.7% -> 82.9 / 82.9% (work thresholds), 84.5 / 84.6% -> 84.6 / 84.8% (easy plus
+# terciles); on 3,000 others 81.8 / 81.7% -> 81.6 / 81.4%. Both had also shown no effect
+# with the solver before commit 0e65e73.
 # - run_states_max, the largest per-value product of reachable run states: it sits at its
 #   cap F**k = 10,000 in most dense puzzles, so it says nothing run_states does not;
 # - heavy_values, values with at least k - 1 colours at m copies: full_values and the
 #   copy percentages carry the same.
-# Each other feature, dropped alone, moved accuracy by less than the noise (0.3 points)
-# but none could go with no loss at all: greedy_gap and ascent_gap, dropped one at a
-# time, cost 0.5 points each (they overlap), and dropping full_values, dp_values and
-# longest_full_streak together with the two above cost 0.15-0.33 points on 12,000.
+# Every other feature, dropped alone, moved accuracy by less than the noise (0.3 points),
+# but no larger group could go without loss (full_values, dp_values and
+# longest_full_streak with the two above cost 0.15-0.33 points).
 
 
 def _check_set(feature_set: str) -> None:

@@ -282,6 +282,30 @@ def test_thesis_features_on_figure_8():
     assert slow_thesis(FIGURE_8, 2) == (dict(zip(frame.columns, FIGURE_8_FEATURES, strict=True)), 4)
 
 
+# What the thesis's published solver (src/solver.cc, --features) writes for the first six
+# puzzles of its examples/small.in, whose rows run to 100, less execution_time (a label):
+# computed by its feature code, transcribed without the solving part and compiled.
+SMALL_IN_FEATURES = [
+    [58, 11, 89.5, 5.5, 5.0, 41],
+    [88, 9, 89.0, 3.0, 8.0, 54],
+    [89, 19, 92.0, 4.0, 4.0, 16],
+    [59, 7, 88.75, 4.5, 6.75, 55],
+    [63, 8, 89.5, 4.0, 6.5, 45],
+    [48, 10, 90.0, 5.25, 4.75, 43],
+]
+
+
+def test_thesis_features_equal_the_published_solver_on_small_in():
+    from helpers import shared_examples
+
+    from rumdiff.puzzle_file import read_puzzles
+
+    puzzles, _ = shared_examples()
+    stack = read_puzzles(puzzles, n=100).copies[: len(SMALL_IN_FEATURES)]
+    frame = compute_features(stack, m=2, feature_set="thesis")
+    assert frame.to_numpy().tolist() == SMALL_IN_FEATURES
+
+
 @pytest.mark.parametrize(
     ("column", "points", "tiles"),
     [
