@@ -31,8 +31,10 @@ def _as_copies(copies, m: int) -> np.ndarray:
     array = np.asarray(copies)
     if array.ndim < 2:
         raise ValueError(f"copies must have shape (n, k), got {array.shape}")
+    if array.dtype == bool or not np.issubdtype(array.dtype, np.number):
+        raise ValueError(f"copies must be whole numbers, got dtype {array.dtype}")
     if array.size and not np.issubdtype(array.dtype, np.integer):
-        if not np.all(np.equal(np.mod(array, 1), 0)):
+        if not np.all(np.isfinite(array)) or not np.all(np.equal(np.mod(array, 1), 0)):
             raise ValueError("copies must be whole numbers")
     if array.size and (array.min() < 0 or array.max() > m):
         raise ValueError(f"copies must lie in 0..{m}, got {array.min()}..{array.max()}")
