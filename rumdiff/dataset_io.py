@@ -1,16 +1,13 @@
 """Dataset files: Parquet or CSV by extension, a JSON sidecar, durable atomic writes.
 
-Every write goes to a temporary file in the target's folder, is flushed to disk
-(``fsync``) and renamed over the target, and the folder entry is flushed too, so a
-file is either the old one or the new one, whole, even after a crash.
+Every write goes through :func:`rumdiff.atomic.atomic_write`, so a file is either the
+old one or the new one, whole, even after a crash.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import tempfile
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from rumdiff import __version__
+from rumdiff.atomic import atomic_write
 
 __all__ = [
     "DatasetError",
@@ -111,45 +109,6 @@ def git_commit() -> dict:
     """``git_commit`` (HEAD of the checkout rumdiff runs from, or None) and ``git_dirty``."""
     commit, dirty = _git()
     return {"git_commit": commit, "git_dirty": dirty}
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory handles
-        return
-    try:
-        os.fsync(handle)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(handle)
-
-
-@lru_cache(maxsize=1)
-def _file_mode() -> int:
-    # mkstemp makes files private (0600); a dataset gets the mode of an ordinary file.
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write(path, write) -> None:
-    """Call ``write(temporary_path)``, flush it to disk, rename it to ``path``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
-    try:
-        os.chmod(temporary, _file_mode())
-        write(temporary)
-        with open(temporary, "rb+") as stream:
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
 
 
 def _json_default(value):

@@ -157,7 +157,7 @@ def plot_explore(frame, grid: str, path, *, title: str = "") -> None:
     import matplotlib.pyplot as plt
     from matplotlib.colors import LogNorm
 
-    from rumdiff.dataset_io import atomic_write
+    from rumdiff.atomic import atomic_write
 
     cells = frame[frame["grid"] == grid]
     if cells.empty:

@@ -232,20 +232,18 @@ def save_model(model: Model, path) -> Model:
     """
     import joblib
 
-    from rumdiff.report import write_atomic
+    from rumdiff.atomic import atomic_write, atomic_write_text
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     metadata = dict(model.metadata)
 
     def dump(temporary: str) -> None:
         joblib.dump(model.pipeline, temporary, compress=config.MODEL_COMPRESS)
         metadata["model_sha256"] = file_sha256(temporary)
         metadata["model_bytes"] = os.path.getsize(temporary)
-        side = json.dumps(metadata, indent=2) + "\n"
-        write_atomic(sidecar_path(path), lambda name: Path(name).write_text(side, encoding="utf-8"))
+        atomic_write_text(sidecar_path(path), json.dumps(metadata, indent=2) + "\n")
 
-    write_atomic(path, dump)
+    atomic_write(path, dump)
     return Model(pipeline=model.pipeline, metadata=metadata, path=str(path))
 
 

@@ -22,14 +22,13 @@ message names the file, the line and what is wrong, in one line.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from rumdiff import config
+from rumdiff.atomic import atomic_write_text
 from rumdiff.puzzle import Puzzles
 
 __all__ = [
@@ -40,7 +39,6 @@ __all__ = [
     "write_puzzles",
     "read_scores",
     "write_scores",
-    "write_text_atomic",
 ]
 
 _TILE = re.compile(r"([0-9]+)([A-Za-z])")
@@ -252,29 +250,9 @@ def format_puzzles(puzzles: Puzzles) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_text_atomic(path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers never see a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="ascii", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        # mkstemp makes the file private (0600); give it the usual permissions.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def write_puzzles(path, puzzles: Puzzles) -> None:
     """Write ``puzzles`` in the thesis file format, atomically."""
-    write_text_atomic(path, format_puzzles(puzzles))
+    atomic_write_text(path, format_puzzles(puzzles), encoding="ascii")
 
 
 def read_scores(path) -> np.ndarray:
@@ -302,4 +280,4 @@ def read_scores(path) -> np.ndarray:
 
 def write_scores(path, scores) -> None:
     """Write one integer score per line, atomically."""
-    write_text_atomic(path, "".join(f"{int(s)}\n" for s in scores))
+    atomic_write_text(path, "".join(f"{int(s)}\n" for s in scores), encoding="ascii")

@@ -19,22 +19,18 @@ Every file is written atomically.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from rumdiff.atomic import atomic_write, atomic_write_text
+
 __all__ = [
     "write_report",
     "write_comparison",
     "comparison_markdown",
-    "staged",
-    "write_atomic",
     "THESIS",
 ]
 
@@ -53,55 +49,12 @@ THESIS = {
 }
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_atomic(path, write) -> None:
-    """Call ``write(temporary)``, then rename the temporary file to ``path``.
-
-    Readers never see a half-written file; a failure leaves ``path`` as it was.
-    """
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
-    try:
-        write(temporary)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def _write_text(path: Path, text: str) -> None:
-    write_atomic(
-        Path(path), lambda name: Path(name).write_text(text, encoding="utf-8", newline="\n")
-    )
+    atomic_write_text(path, text)
 
 
 def _save_figure(figure, path: Path) -> None:
-    write_atomic(path, lambda name: figure.savefig(name, format="png", dpi=110))
-
-
-@contextlib.contextmanager
-def staged(outdir):
-    """Write into a hidden folder inside ``outdir``; move its files into ``outdir`` on success.
-
-    So a run that fails half-way leaves ``outdir`` as it was (apart from the folder
-    itself, created if missing).
-    """
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(dir=outdir, prefix=".staging-"))
-    try:
-        yield stage
-        for path in sorted(stage.iterdir()):
-            os.replace(path, outdir / path.name)
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
+    atomic_write(path, lambda name: figure.savefig(name, format="png", dpi=110))
 
 
 def _csv(frame: pd.DataFrame) -> str:
@@ -390,7 +343,7 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
     command : str
         The command line, recorded in report.md.
     comparison : (summary, per_fold), optional
-        From :func:`rumdiff.train.compare_feature_sets`.
+        From :func:`rumdiff.compare.compare_feature_sets`.
 
     Returns
     -------

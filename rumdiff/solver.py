@@ -55,12 +55,18 @@ class Work:
     method : str
         ``"bounds"`` when preprocessing and bounds alone settled every segment (no DP
         work), ``"dp"`` otherwise.
+    exact_passes : int
+        Exact DP passes run after the first (beam) pass, summed over segments: none for
+        a segment the beam settled (it met the upper bound), one when the pass aimed at
+        the upper bound found an arrangement, two when the optimum lies below the upper
+        bound and a second pass had to prove it.
     """
 
     states: int
     transitions: int
     seconds: float
     method: str
+    exact_passes: int = 0
 
 
 @dataclass(frozen=True)
@@ -155,7 +161,7 @@ def solve(
     copies = puzzle.copies.astype(np.int64)
     reduced = np.empty_like(copies)
     path = np.empty(puzzle.n, dtype=np.int64)
-    report = np.zeros(9, dtype=np.int64)
+    report = np.zeros(10, dtype=np.int64)
     solve_kernel(
         copies,
         puzzle.m,
@@ -177,13 +183,15 @@ def solve(
         report,
     )
     seconds = time.perf_counter() - started
-    score, removed, lower, upper, states, transitions, segments, hard, status = report.tolist()
+    score, removed, lower, upper, states, transitions, segments, hard, status, passes = (
+        report.tolist()
+    )
     if status == OVER_BUDGET:
         raise SolverBudgetError(
             f"the DP needed more than max_states={max_states} states, or more than "
             f"{config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
         )
-    work = Work(states, transitions, seconds, "dp" if hard else "bounds")
+    work = Work(states, transitions, seconds, "dp" if hard else "bounds", passes)
     return Solution(puzzle, score, lower, upper, removed, segments, hard, work, reduced, path)
 
 

@@ -40,12 +40,19 @@ Every random thing (subsample, folds, forests, permutations) follows ``seed``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from rumdiff import config
+from rumdiff.training_data import (
+    CLASS_NAMES,
+    EFFORT,
+    TrainingData,
+    check_features,
+    training_data,
+)
 
 __all__ = [
     "CLASS_NAMES",
@@ -54,7 +61,6 @@ __all__ = [
     "TrainResult",
     "check_features",
     "class_metrics",
-    "compare_feature_sets",
     "cross_validate",
     "fit_forest",
     "folds_of",
@@ -65,62 +71,8 @@ __all__ = [
     "stratified_subsample",
     "train",
     "training_data",
+    "with_sample_cap",
 ]
-
-#: The dataset column each label scheme puts thresholds on.
-EFFORT = {"work": "transitions", "time": "seconds"}
-#: Difficulty classes by label: {1: "easy", ..., 4: "hard"}.
-CLASS_NAMES = dict(enumerate(config.LABEL_NAMES, start=1))
-
-
-@dataclass(frozen=True, eq=False)
-class TrainingData:
-    """A dataset's feature matrix and labels, ready to train on.
-
-    Attributes
-    ----------
-    X : ndarray of float32, shape (rows, features)
-    y : ndarray of int64, shape (rows,)
-        Difficulty classes 1..4.
-    feature_names : list of str
-    feature_set : str
-    label_by : str
-        The label scheme, ``"work"`` or ``"time"``.
-    thresholds : list
-        The label scheme's thresholds (see rumdiff.labels).
-    k, m, n : int
-        Parameters of the dataset's puzzles (all rows share them).
-    puzzles : ndarray of int8, shape (sample, n, k)
-        A few decoded puzzles of the dataset, to check features and fit the model's
-        feature step.
-    effort : ndarray of float64, shape (rows,)
-        What the labels cut by thresholds: the solver's transitions (``work``) or its
-        seconds (``time``); the report shows where the errors fall on it.
-    metadata : dict
-        The dataset's JSON sidecar.
-    source : str
-        The dataset file, or ``""``.
-    sha256 : str
-        SHA-256 of the dataset file, or ``""``.
-    """
-
-    X: np.ndarray
-    y: np.ndarray
-    feature_names: list
-    feature_set: str
-    label_by: str
-    thresholds: list
-    k: int
-    m: int
-    n: int
-    puzzles: np.ndarray
-    effort: np.ndarray
-    metadata: dict = field(default_factory=dict)
-    source: str = ""
-    sha256: str = ""
-
-    def __len__(self) -> int:
-        return len(self.y)
 
 
 @dataclass(eq=False)
@@ -174,114 +126,6 @@ class TrainResult:
     def metrics(self) -> dict:
         """Classification report of the out-of-fold predictions; see :func:`class_metrics`."""
         return class_metrics(self.data.y, self.y_pred)
-
-
-def _recorded_thresholds(metadata: dict, scheme: str):
-    """The thresholds a dataset's sidecar records for ``scheme`` (rumdiff.dataset), or None."""
-    label = metadata.get("label")
-    if isinstance(label, dict) and label.get("scheme") == scheme:
-        return label.get("thresholds")
-    return None
-
-
-def _one(frame: pd.DataFrame, column: str) -> int:
-    values = frame[column].unique()
-    if len(values) != 1:
-        raise ValueError(f"dataset rows differ in {column}: {sorted(values.tolist())}")
-    return int(values[0])
-
-
-def training_data(
-    frame: pd.DataFrame,
-    metadata: dict | None = None,
-    *,
-    feature_set: str = config.TRAIN_FEATURE_SET,
-    label_by: str = config.TRAIN_LABEL_BY,
-    thresholds=None,
-    source: str = "",
-    sha256: str = "",
-) -> TrainingData:
-    """Select a dataset's feature columns and labels.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        A dataset (rumdiff.dataset): one row per puzzle with k, m, n, puzzle, the feature
-        columns and the label columns.
-    metadata : dict, optional
-        The dataset's sidecar.
-    feature_set : {"thesis", "extended", "all"}
-    label_by : {"work", "time"}
-        Label scheme; labels are computed from the solver columns (rumdiff.labels).
-    thresholds : sequence, optional
-        The scheme's thresholds; default those the dataset's sidecar records for it,
-        else ``config.LABEL_THRESHOLDS``.
-    source, sha256 : str
-        The dataset file and its hash, recorded in the model.
-
-    Raises
-    ------
-    ValueError
-        On an unknown feature set or scheme, missing columns, mixed k/m/n, or fewer than
-        two classes.
-    """
-    from rumdiff.features import feature_names
-    from rumdiff.generate import decode_puzzles
-    from rumdiff.labels import check_thresholds, compute_labels
-
-    if feature_set not in config.FEATURE_SETS:
-        raise ValueError(
-            f"unknown feature set {feature_set!r}; expected one of {config.FEATURE_SETS}"
-        )
-    metadata = dict(metadata or {})
-    if thresholds is None:
-        thresholds = _recorded_thresholds(metadata, label_by)
-    thresholds = check_thresholds(label_by, thresholds)
-    if len(frame) == 0:
-        raise ValueError("the dataset has no rows")
-    for column in ("k", "m", "n", "puzzle"):
-        if column not in frame:
-            raise ValueError(f"the dataset has no column {column!r}")
-    k, m, n = (_one(frame, column) for column in ("k", "m", "n"))
-    names = list(feature_names(feature_set, k=k, m=m))
-    missing = [name for name in names if name not in frame]
-    if missing:
-        raise ValueError(f"the dataset lacks feature columns {missing}; rebuild it")
-    y = compute_labels(frame, label_by, thresholds).astype(np.int64)
-    if len(np.unique(y)) < 2:
-        raise ValueError(f"all {len(y)} rows have the same {label_by} label; nothing to learn")
-    X = frame[names].to_numpy(dtype=np.float32)
-    sample = frame["puzzle"].iloc[: config.FEATURE_CHECK_ROWS]
-    puzzles = decode_puzzles(sample.tolist(), k, n, m=m)
-    return TrainingData(
-        X=X, y=y, feature_names=names, feature_set=feature_set, label_by=label_by,
-        thresholds=list(thresholds), k=k, m=m, n=n, puzzles=puzzles,
-        effort=frame[EFFORT[label_by]].to_numpy(dtype=np.float64),
-        metadata=metadata, source=str(source), sha256=sha256,
-    )  # fmt: skip
-
-
-def check_features(data: TrainingData) -> None:
-    """Featurise a few of the dataset's puzzles afresh and compare with its columns.
-
-    Raises
-    ------
-    ValueError
-        If they differ: the dataset was built by another version of rumdiff.features,
-        and a model trained on it would be fed other features at prediction time.
-    """
-    from rumdiff.features import compute_features
-
-    fresh = compute_features(data.puzzles, m=data.m, feature_set=data.feature_set)
-    fresh = fresh[data.feature_names].to_numpy(dtype=np.float32)
-    stored = data.X[: len(fresh)]
-    bad = ~np.isclose(fresh, stored, rtol=1e-5, atol=1e-6, equal_nan=True)
-    if bad.any():
-        row, column = map(int, np.argwhere(bad)[0])
-        raise ValueError(
-            f"feature {data.feature_names[column]!r} of row {row} is {stored[row, column]:g} "
-            f"in the dataset but {fresh[row, column]:g} when computed now; rebuild the dataset"
-        )
 
 
 def grid_for(grid) -> dict:
@@ -394,7 +238,7 @@ def search(data: TrainingData, grid="default", *, rows=None, jobs=1, seed=config
     return best, table.reset_index(drop=True), len(keep)
 
 
-def _capped(params: dict, grid) -> dict:
+def with_sample_cap(params: dict, grid) -> dict:
     """``params`` plus the grid's per-tree sample cap (``config.TRAIN_MAX_SAMPLES``)."""
     cap = config.TRAIN_MAX_SAMPLES.get(grid) if isinstance(grid, str) else None
     if cap is None or "max_samples" in params:
@@ -503,7 +347,7 @@ def train(
     if search_rows == "grid":
         search_rows = config.TRAIN_SEARCH_ROWS.get(grid) if isinstance(grid, str) else None
     best, table, searched = search(data, grid, rows=search_rows, jobs=jobs, seed=seed)
-    best = _capped(best, grid)
+    best = with_sample_cap(best, grid)
     timings["search"] = time.perf_counter() - began
     mark = time.perf_counter()
     y_pred, proba, classes, fold_scores, first = cross_validate(
@@ -523,59 +367,3 @@ def train(
         proba=proba, classes=classes, fold_scores=fold_scores, importance=importance,
         pipeline=final, timings=timings,
     )  # fmt: skip
-
-
-def compare_feature_sets(
-    frame: pd.DataFrame,
-    metadata: dict | None = None,
-    *,
-    feature_sets=config.COMPARE_FEATURE_SETS,
-    label_by: str = config.TRAIN_LABEL_BY,
-    thresholds=None,
-    grid="default",
-    folds: int = config.TRAIN_FOLDS,
-    jobs: int = 1,
-    seed: int = config.SEED,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Cross-validate each feature set on the same folds, each with its own searched parameters.
-
-    Returns
-    -------
-    summary : DataFrame
-        One row per feature set: features, parameters, accuracy and macro-F1 (mean, std
-        over folds), per-class F1 of the pooled out-of-fold predictions, and macro-F1
-        minus the first set's (mean and std of the per-fold differences).
-    per_fold : DataFrame
-        Accuracy and macro-F1 per feature set and fold.
-    """
-    summary, per_fold, base = [], [], None
-    for feature_set in feature_sets:
-        data = training_data(
-            frame, metadata, feature_set=feature_set, label_by=label_by, thresholds=thresholds
-        )
-        check_features(data)
-        splits = folds_of(data.y, folds, seed)  # same y and seed: the same folds every time
-        rows = config.TRAIN_SEARCH_ROWS.get(grid) if isinstance(grid, str) else None
-        best, _, _ = search(data, grid, rows=rows, jobs=jobs, seed=seed)
-        best = _capped(best, grid)
-        y_pred, _, _, scores, _ = cross_validate(data, best, splits, jobs=jobs, seed=seed)
-        scores.insert(0, "feature_set", feature_set)
-        per_fold.append(scores)
-        base = scores["macro_f1"].to_numpy() if base is None else base
-        gain = scores["macro_f1"].to_numpy() - base
-        report = class_metrics(data.y, y_pred)
-        row = {
-            "feature_set": feature_set,
-            "features": len(data.feature_names),
-            "params": ", ".join(f"{key}={value}" for key, value in best.items()),
-            "accuracy_mean": scores["accuracy"].mean(),
-            "accuracy_std": scores["accuracy"].std(ddof=1),
-            "macro_f1_mean": scores["macro_f1"].mean(),
-            "macro_f1_std": scores["macro_f1"].std(ddof=1),
-            "macro_f1_gain_mean": gain.mean(),
-            "macro_f1_gain_std": gain.std(ddof=1),
-        }
-        for name in CLASS_NAMES.values():
-            row[f"f1_{name}"] = report.get(name, {}).get("f1-score", np.nan)
-        summary.append(row)
-    return pd.DataFrame(summary), pd.concat(per_fold, ignore_index=True)

@@ -18,6 +18,11 @@ def _check(copies, m, expected):
     assert solution.lower <= expected <= solution.upper
     if solution.work.method == "bounds":
         assert solution.work.transitions == 0
+    # Passes after the beam: none where it met the upper bound, two below the bound.
+    passes = solution.work.exact_passes
+    assert 0 <= passes <= 2 * solution.dp_segments
+    assert (passes == 0) <= (expected == solution.upper)
+    assert (expected < solution.upper) <= (passes >= 2)
     return solution
 
 

@@ -229,11 +229,14 @@ def test_cli_train_bad_dataset(tmp_path, capsys, dataset):
 
 
 def test_per_tree_sample_cap(dataset, monkeypatch):
-    from rumdiff.train import _capped, fit_forest
+    from rumdiff.train import fit_forest, with_sample_cap
 
     monkeypatch.setitem(config.TRAIN_MAX_SAMPLES, "default", 100)
-    assert _capped({"n_estimators": 5}, "default") == {"n_estimators": 5, "max_samples": 100}
-    assert _capped({"n_estimators": 5}, TINY_GRID) == {"n_estimators": 5}
+    assert with_sample_cap({"n_estimators": 5}, "default") == {
+        "n_estimators": 5,
+        "max_samples": 100,
+    }
+    assert with_sample_cap({"n_estimators": 5}, TINY_GRID) == {"n_estimators": 5}
     data = _data(dataset)
     capped = fit_forest({"n_estimators": 3, "max_samples": 100}, data.X, data.y)
     assert capped.named_steps["forest"].max_samples == 100

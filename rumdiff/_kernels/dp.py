@@ -296,7 +296,7 @@ def solve_kernel(
     run-state code after value w + 1 of the solution.
 
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
-    DP transitions, segments, segments needing the DP, status.
+    DP transitions, segments, segments needing the DP, status, exact passes.
     """
     n, k = copies.shape
     size = nonzero.shape[0]
@@ -318,6 +318,7 @@ def solve_kernel(
     states = 0
     transitions = 0
     hard = 0
+    passes = 0
     status = OK
     for segment in range(count):
         lo = bounds[segment, 0]
@@ -374,6 +375,7 @@ def solve_kernel(
                 x, lo + 1, m, radix, first, used, next_state, dropped1, dropped2, nonzero,
                 gv, suffix, aim, 0, dense, max_states, max_live, trial,
             )  # fmt: skip
+            passes += 1
             states += kept
             transitions += work
             if result == OVER_BUDGET:
@@ -395,3 +397,4 @@ def solve_kernel(
     report[6] = count
     report[7] = hard
     report[8] = status
+    report[9] = passes

@@ -90,10 +90,10 @@ def write_output(path: str | None, text: str) -> None:
     if path is None or path == "-":
         sys.stdout.write(text)
         return
-    from rumdiff.puzzle_file import write_text_atomic
+    from rumdiff.atomic import atomic_write_text
 
     try:
-        write_text_atomic(path, text)
+        atomic_write_text(path, text)
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 

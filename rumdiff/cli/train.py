@@ -91,8 +91,9 @@ def _read(path: str):
 
 
 def run(args) -> int:
+    from rumdiff import compare, report, train
     from rumdiff import model as models
-    from rumdiff import report, train
+    from rumdiff.atomic import staged
 
     if args.folds < 2:
         raise UserError(f"--folds must be at least 2, got {args.folds}")
@@ -118,7 +119,7 @@ def run(args) -> int:
         )  # fmt: skip
         comparison = None
         if args.compare:
-            comparison = train.compare_feature_sets(
+            comparison = compare.compare_feature_sets(
                 frame, metadata, grid=args.grid, folds=args.folds, jobs=args.jobs,
                 seed=args.seed, **common,
             )  # fmt: skip
@@ -128,7 +129,7 @@ def run(args) -> int:
     path = Path(args.model) if args.model else outdir / "model.joblib"
     command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
     try:
-        with report.staged(outdir) as stage:  # nothing lands in OUTDIR unless all succeed
+        with staged(outdir) as stage:  # nothing lands in OUTDIR unless all succeed
             saved = models.save_model(models.build_model(result), stage / path.name)
             saved = dataclasses.replace(saved, path=str(path))
             report.write_report(result, stage, model=saved, command=command, comparison=comparison)

@@ -1,0 +1,137 @@
+"""How well can any pre-solve feature predict the work labels? An oracle experiment.
+
+Usage::
+
+    python experiments/label_ceiling.py data/generated/default.parquet
+        [--rows 12000] [--widths 4 16] [--folds 5] [--jobs 2] [--seed 0]
+
+The solver's work on a puzzle that bounds do not settle is decided by two events
+(``rumdiff.solver.Work.exact_passes``): did the width-64 beam search meet the upper
+bound (then no exact pass runs), and does the optimum reach the upper bound at all (if
+not, a second exact pass must prove it, at many times the work). This script re-solves a
+stratified sample of a labelled dataset, checks the scores against the dataset's, and
+cross-validates the training forest (``rumdiff.train``'s pipeline, the default grid's
+larger trees) on the same folds with:
+
+1. the dataset's features (what ``rumdiff train`` sees);
+2. plus, per ``--widths``, whether a narrower beam alone meets the upper bound: a cheap
+   search a feature could afford (a width-64 beam costs as much as the moderate solves);
+3. plus an oracle column "the optimum lies below the upper bound" (known only after
+   solving);
+4. plus an oracle column "the width-64 beam met the upper bound" (known only after the
+   solver's first phase);
+5. plus both oracles.
+
+It prints a table of accuracy, macro-F1 and per-class F1, and how the labels split over
+the two events. If (3) and (4) are needed to reach a target, no feature cheaper than
+solving can reach it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+
+from rumdiff import config
+from rumdiff.dataset import metadata_path, read_dataset, read_metadata
+from rumdiff.generate import decode_puzzles
+from rumdiff.puzzle import Puzzle
+from rumdiff.solver import solve
+from rumdiff.train import class_metrics, fit_forest, folds_of, stratified_subsample
+
+#: The default grid's larger trees, each drawing as many rows as ``rumdiff train``'s.
+FOREST = {
+    "n_estimators": 100,
+    "max_leaf_nodes": 1024,
+    "max_samples": config.TRAIN_MAX_SAMPLES["default"],
+}
+
+
+def solver_events(copies, m, scores, widths) -> pd.DataFrame:
+    """Re-solve each puzzle: the two events, and whether each narrower beam meets the bound."""
+    rows = []
+    for copy, expected in zip(copies, scores, strict=True):
+        puzzle = Puzzle(copy, m=m)
+        solution = solve(puzzle)
+        if solution.score != expected:
+            raise SystemExit(f"score {solution.score} differs from the dataset's {expected}")
+        dp = solution.work.method == "dp"
+        row = {
+            "below_upper": int(solution.score < solution.upper),
+            "beam_met_upper": int(dp and solution.work.exact_passes == 0),
+        }
+        for width in widths:
+            narrow = solve(puzzle, beam_width=width)
+            row[f"beam{width}_met_upper"] = int(dp and narrow.work.exact_passes == 0)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def evaluate(X, y, splits, *, jobs, seed) -> dict:
+    """Cross-validated predictions of the training forest on the given folds; metrics."""
+    predicted = np.zeros_like(y)
+    for train_rows, test_rows in splits:
+        model = fit_forest(FOREST, X[train_rows], y[train_rows], jobs=jobs, seed=seed)
+        predicted[test_rows] = model.predict(X[test_rows])
+    return class_metrics(y, predicted)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset")
+    parser.add_argument("--rows", type=int, default=12_000)
+    parser.add_argument("--widths", type=int, nargs="*", default=[4, 16])
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=config.SEED)
+    args = parser.parse_args()
+
+    metadata = read_metadata(metadata_path(args.dataset))
+    frame = read_dataset(args.dataset)
+    k, m, n = (int(frame[name].iloc[0]) for name in ("k", "m", "n"))
+    features = list(metadata["features"])
+    rows = stratified_subsample(frame["label"].to_numpy(), args.rows, args.seed)
+    frame = frame.iloc[rows].reset_index(drop=True)
+    y = frame["label"].to_numpy()
+    print(f"{len(frame):,} puzzles of {args.dataset}, labels {metadata['label']}")
+
+    started = time.perf_counter()
+    copies = decode_puzzles(frame["puzzle"].tolist(), k, n, m=m)
+    events = solver_events(copies, m, frame["score"].to_numpy(), args.widths)
+    print(f"re-solved in {time.perf_counter() - started:.0f} s; every score matches\n")
+    names = dict(enumerate(config.LABEL_NAMES, start=1))
+    split = pd.crosstab(
+        frame["label"].map(names), [events["beam_met_upper"], events["below_upper"]]
+    )
+    print("labels by (width-64 beam met the upper bound, optimum below the upper bound):")
+    print(split.to_string(), "\n")
+
+    narrow = [f"beam{width}_met_upper" for width in args.widths]
+    columns = {
+        "features": [],
+        "features + narrow beams": narrow,
+        "features + oracle: optimum below bound": ["below_upper"],
+        "features + oracle: width-64 beam met bound": ["beam_met_upper"],
+        "features + both oracles": ["below_upper", "beam_met_upper"],
+    }
+    splits = folds_of(y, args.folds, args.seed)
+    table = []
+    for name, extra in columns.items():
+        if name == "features + narrow beams" and not extra:
+            continue
+        X = np.column_stack([frame[features].to_numpy(float), events[extra].to_numpy(float)])
+        metrics = evaluate(X, y, splits, jobs=args.jobs, seed=args.seed)
+        per_class = " / ".join(f"{metrics[label]['f1-score']:.2f}" for label in names.values())
+        table.append((name, metrics["accuracy"], metrics["macro avg"]["f1-score"], per_class))
+        print(f"{name:44s} accuracy {table[-1][1]:.3f}  macro-F1 {table[-1][2]:.3f}", flush=True)
+    print(f"\n| columns | accuracy | macro-F1 | F1 {' / '.join(names.values())} |")
+    print("|---|---|---|---|")
+    for name, accuracy, macro, per_class in table:
+        print(f"| {name} | {accuracy:.3f} | {macro:.3f} | {per_class} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Atomic, durable output: readers never see a half-written file or report folder.
+
+Every file rumdiff writes (puzzle files, datasets, sidecars, models, reports, figures)
+goes through :func:`atomic_write`: it is written to a temporary file beside its target,
+flushed to disk, then renamed over the target, so an interrupted run leaves the old file
+(or none), never a truncated one. :func:`staged` does the same for a whole folder of
+reports.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["atomic_write", "atomic_write_text", "staged"]
+
+
+@lru_cache(maxsize=1)
+def _file_mode() -> int:
+    # mkstemp makes files private (0600); ours get the mode of an ordinary new file.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory handles
+        return
+    try:
+        os.fsync(handle)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(handle)
+
+
+def atomic_write(path, write) -> None:
+    """Call ``write(temporary_path)``, flush the file to disk, rename it to ``path``.
+
+    The parent folder is created if missing. If ``write`` fails, ``path`` is left as it
+    was and the temporary file is removed.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        os.chmod(temporary, _file_mode())
+        write(temporary)
+        with open(temporary, "rb+") as stream:
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_write_text(path, text: str, *, encoding: str = "utf-8") -> None:
+    """Write ``text`` with ``\\n`` line endings to ``path``, atomically."""
+
+    def write(temporary):
+        with open(temporary, "w", encoding=encoding, newline="\n") as stream:
+            stream.write(text)
+
+    atomic_write(path, write)
+
+
+@contextlib.contextmanager
+def staged(outdir):
+    """Write into a hidden folder inside ``outdir``; move its files into ``outdir`` on success.
+
+    So a run that fails half-way leaves ``outdir`` as it was (apart from the folder
+    itself, created if missing).
+    """
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(dir=outdir, prefix=".staging-"))
+    try:
+        yield stage
+        for path in sorted(stage.iterdir()):
+            os.replace(path, outdir / path.name)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
