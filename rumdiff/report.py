@@ -26,6 +26,14 @@ import numpy as np
 import pandas as pd
 
 from rumdiff.atomic import atomic_write, atomic_write_text
+from rumdiff.error_analysis import (
+    bound_markdown,
+    effort_figure,
+    effort_markdown,
+    errors_by_bound,
+    errors_by_effort,
+    near_thresholds,
+)
 
 __all__ = [
     "write_report",
@@ -167,92 +175,6 @@ def _distribution_figure(table: pd.DataFrame, title: str):
     return figure
 
 
-#: Bins per decade of effort in the error analysis.
-_BINS_PER_DECADE = 4
-#: "Near a threshold" means within this factor of it.
-NEAR_FACTOR = 2.0
-
-
-def errors_by_effort(result) -> pd.DataFrame:
-    """Error rate of the out-of-fold predictions along the labelled effort.
-
-    The labels cut a continuous effort (transitions or seconds) by thresholds; a puzzle
-    near a threshold can fall on either side with a little more or less work, which no
-    pre-solve feature can tell. One row per bin of ``log10(effort)``
-    (``_BINS_PER_DECADE`` a decade) and, first, the puzzles of zero effort (no DP).
-    """
-    data = result.data
-    wrong = result.y_pred != data.y
-    effort = data.effort
-    rows = [(0.0, 0.0, int((effort <= 0).sum()), int(wrong[effort <= 0].sum()))]
-    positive = effort > 0
-    if positive.any():
-        logs = np.log10(effort[positive])
-        low = np.floor(logs.min() * _BINS_PER_DECADE) / _BINS_PER_DECADE
-        high = np.ceil(logs.max() * _BINS_PER_DECADE + 1e-9) / _BINS_PER_DECADE
-        edges = np.arange(low, high + 0.5 / _BINS_PER_DECADE, 1 / _BINS_PER_DECADE)
-        index = np.clip(np.searchsorted(edges, logs, side="right") - 1, 0, len(edges) - 2)
-        counts = np.bincount(index, minlength=len(edges) - 1)
-        errors = np.bincount(index, weights=wrong[positive], minlength=len(edges) - 1)
-        for b in range(len(edges) - 1):
-            rows.append((10 ** edges[b], 10 ** edges[b + 1], int(counts[b]), int(errors[b])))
-    table = pd.DataFrame(rows, columns=["effort_from", "effort_to", "rows", "errors"])
-    table["error_rate"] = table["errors"] / table["rows"].clip(lower=1)
-    return table
-
-
-def near_thresholds(result) -> dict:
-    """How the errors concentrate within ``NEAR_FACTOR`` of a label threshold."""
-    data = result.data
-    wrong = result.y_pred != data.y
-    effort = data.effort
-    near = np.zeros(len(effort), dtype=bool)
-    for threshold in data.thresholds:
-        with np.errstate(divide="ignore"):
-            near |= (effort > 0) & (np.abs(np.log10(effort / threshold)) < np.log10(NEAR_FACTOR))
-    far = ~near
-    return {
-        "factor": NEAR_FACTOR,
-        "share_of_rows_near": float(near.mean()),
-        "share_of_errors_near": float(wrong[near].sum() / max(wrong.sum(), 1)),
-        "error_rate_near": float(wrong[near].mean()) if near.any() else float("nan"),
-        "error_rate_far": float(wrong[far].mean()) if far.any() else float("nan"),
-    }
-
-
-def _effort_figure(table: pd.DataFrame, result, title: str):
-    from matplotlib.figure import Figure
-
-    from rumdiff.train import EFFORT
-
-    bins = table.iloc[1:]
-    figure = Figure(figsize=(8, 6), layout="constrained")
-    top, bottom = figure.add_subplot(2, 1, 1), figure.add_subplot(2, 1, 2)
-    widths = bins["effort_to"] - bins["effort_from"]
-    top.bar(bins["effort_from"], bins["rows"], width=widths, align="edge", label="all",
-            color="tab:blue", alpha=0.5)  # fmt: skip
-    top.bar(bins["effort_from"], bins["errors"], width=widths, align="edge",
-            label="misclassified", color="tab:red")  # fmt: skip
-    top.set_ylabel("puzzles")
-    top.legend()
-    bottom.stairs(bins["error_rate"], [*bins["effort_from"], bins["effort_to"].iloc[-1]],
-                  color="tab:red", linewidth=2)  # fmt: skip
-    bottom.set_ylabel("error rate")
-    bottom.set_ylim(0, 1)
-    for axes in (top, bottom):
-        axes.set_xscale("log")
-        for threshold in result.data.thresholds:
-            axes.axvline(threshold, color="black", linestyle="--", linewidth=1)
-        axes.grid(alpha=0.3)
-    bottom.set_xlabel(f"{EFFORT[result.data.label_by]} (log scale); dashed: label thresholds")
-    first = table.iloc[0]
-    top.set_title(
-        f"{title}\nzero effort (no DP): {int(first['rows']):,} puzzles, error rate "
-        f"{first['error_rate']:.3f}"
-    )
-    return figure
-
-
 def _report_text(result, metrics: dict) -> str:
     from sklearn.metrics import classification_report
 
@@ -382,8 +304,11 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
     figure("label_distribution.png", _distribution_figure(distribution, title))
     effort = errors_by_effort(result)
     text("errors_by_effort.csv", _csv(effort))
-    figure("errors_by_effort.png", _effort_figure(effort, result, title))
+    figure("errors_by_effort.png", effort_figure(effort, result, title))
     near = near_thresholds(result)
+    by_bound = errors_by_bound(result)
+    if by_bound is not None:
+        text("errors_by_bound.csv", _csv(by_bound))
     text("cv_folds.csv", _csv(result.fold_scores))
     text("grid_search.csv", _csv(result.search))
     if comparison is not None:
@@ -404,9 +329,6 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
         ],
         columns=["class", "precision", "recall", "F1", "support"],
     )  # fmt: skip
-    from rumdiff.train import EFFORT
-
-    effort_name = EFFORT[data.label_by]
     timings = ", ".join(f"{key} {seconds:.1f} s" for key, seconds in result.timings.items())
     parts = [
         f"# Difficulty classifier: {title}\n",
@@ -451,17 +373,15 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
     ]
     parts += [
         "## Where the errors are\n",
-        f"The labels cut the solver's {effort_name} by thresholds. Within a factor "
-        f"{near['factor']:g} of a threshold lie {100 * near['share_of_rows_near']:.1f}% of the "
-        f"puzzles but {100 * near['share_of_errors_near']:.1f}% of the errors (error rate "
-        f"{near['error_rate_near']:.3f} there, {near['error_rate_far']:.3f} elsewhere). "
-        "Were the errors only the blur of hard cuts through a continuous effort (a puzzle "
-        "near a threshold falls on either side with a little more or less search, which "
-        "no pre-solve feature can see), the error rate would peak at the dashed lines and "
-        "vanish between them; where it does not, the features miss something the effort "
-        "depends on. Per bin in errors_by_effort.csv.\n",
+        effort_markdown(result, near),
         "![errors by effort](errors_by_effort.png)\n",
     ]
+    if by_bound is not None:
+        parts += [
+            "## What no pre-solve feature sees\n",
+            bound_markdown(by_bound),
+            _markdown(by_bound),
+        ]
     if comparison is not None:
         parts += [
             "## Feature sets side by side\n",

@@ -53,6 +53,10 @@ class TrainingData:
         The dataset file, or ``""``.
     sha256 : str
         SHA-256 of the dataset file, or ``""``.
+    below_upper : ndarray of bool, shape (rows,), or None
+        Whether each puzzle's optimum lies below the solver's upper bound (dataset
+        columns ``score`` and ``upper``): what decides many labels and no pre-solve
+        feature can see (rumdiff.error_analysis). None when the columns are absent.
     """
 
     X: np.ndarray
@@ -69,6 +73,7 @@ class TrainingData:
     metadata: dict = field(default_factory=dict)
     source: str = ""
     sha256: str = ""
+    below_upper: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.y)
@@ -149,13 +154,16 @@ def training_data(
     if len(np.unique(y)) < 2:
         raise ValueError(f"all {len(y)} rows have the same {label_by} label; nothing to learn")
     X = frame[names].to_numpy(dtype=np.float32)
+    below_upper = None
+    if "score" in frame and "upper" in frame:
+        below_upper = (frame["score"] < frame["upper"]).to_numpy()
     sample = frame["puzzle"].iloc[: config.FEATURE_CHECK_ROWS]
     puzzles = decode_puzzles(sample.tolist(), k, n, m=m)
     return TrainingData(
         X=X, y=y, feature_names=names, feature_set=feature_set, label_by=label_by,
         thresholds=list(thresholds), k=k, m=m, n=n, puzzles=puzzles,
         effort=frame[EFFORT[label_by]].to_numpy(dtype=np.float64),
-        metadata=metadata, source=str(source), sha256=sha256,
+        metadata=metadata, source=str(source), sha256=sha256, below_upper=below_upper,
     )  # fmt: skip
 
 

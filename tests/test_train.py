@@ -24,7 +24,7 @@ REPORT_FILES = (
     "confusion_matrix_normalised.csv", "confusion_matrix.png", "feature_importance.csv",
     "feature_importance.png", "label_distribution.csv", "label_distribution.png",
     "cv_folds.csv", "grid_search.csv", "report.md", "model.joblib", "model.joblib.json",
-    "errors_by_effort.csv", "errors_by_effort.png",
+    "errors_by_effort.csv", "errors_by_effort.png", "errors_by_bound.csv",
 )  # fmt: skip
 
 
@@ -245,7 +245,7 @@ def test_per_tree_sample_cap(dataset, monkeypatch):
 
 
 def test_errors_by_effort_cover_every_row(dataset):
-    from rumdiff.report import errors_by_effort, near_thresholds
+    from rumdiff.error_analysis import errors_by_bound, errors_by_effort, near_thresholds
     from rumdiff.train import train
 
     result = train(_data(dataset), grid=TINY_GRID, folds=3, jobs=1, search_rows=None)
@@ -254,6 +254,16 @@ def test_errors_by_effort_cover_every_row(dataset):
     assert table["errors"].sum() == (result.y_pred != result.data.y).sum()
     near = near_thresholds(result)
     assert 0 <= near["share_of_rows_near"] <= 1 and 0 <= near["share_of_errors_near"] <= 1
+    frame, _ = read(dataset)
+    below = (frame["score"] < frame["upper"]).to_numpy()
+    np.testing.assert_array_equal(result.data.below_upper, below)
+    by_bound = errors_by_bound(result)
+    assert by_bound["rows"].sum() == 300
+    right = result.y_pred == result.data.y
+    hard_below = by_bound.set_index(["class", "optimum"]).loc[("hard", "below it")]
+    chosen = (result.data.y == 4) & below
+    assert hard_below["rows"] == chosen.sum() > 0
+    assert hard_below["recall"] == pytest.approx(right[chosen].mean())
 
 
 def test_cli_train_by_time_with_absent_classes(dataset, tmp_path, tiny_grid):
