@@ -13,7 +13,8 @@ import time
 import numpy as np
 
 from rumdiff import config
-from rumdiff.generate import decode_puzzles, encode_puzzles, generate
+from rumdiff.generate import generate
+from rumdiff.puzzle_codec import decode_puzzles, encode_puzzles
 
 
 def _timed(function, repeats: int):

@@ -37,8 +37,8 @@ import pandas as pd
 
 from rumdiff import config
 from rumdiff.dataset import metadata_path, read_dataset, read_metadata
-from rumdiff.generate import decode_puzzles
 from rumdiff.puzzle import Puzzle
+from rumdiff.puzzle_codec import decode_puzzles
 from rumdiff.solver import solve
 from rumdiff.train import class_metrics, fit_forest, folds_of, stratified_subsample
 
@@ -105,9 +105,14 @@ def main() -> None:
     names = dict(enumerate(config.LABEL_NAMES, start=1))
     split = pd.crosstab(
         frame["label"].map(names), [events["beam_met_upper"], events["below_upper"]]
-    )
+    ).reindex([name for name in names.values() if name in set(frame["label"].map(names))])
     print("labels by (width-64 beam met the upper bound, optimum below the upper bound):")
     print(split.to_string(), "\n")
+    work = frame.loc[frame["label"] > 1, "transitions"].groupby(
+        [events["beam_met_upper"], events["below_upper"]]
+    )
+    print("median transitions of the puzzles bounds did not settle, by the same events:")
+    print(work.median().astype(int).to_string(), "\n")
 
     narrow = [f"beam{width}_met_upper" for width in args.widths]
     columns = {

@@ -1,7 +1,7 @@
 """Labelled datasets: puzzles generated, solved, featurised and labelled, one row each.
 
 A row holds ``id`` (the puzzle's index in the run); ``k``, ``m``, ``n``; ``puzzle``
-(:func:`rumdiff.generate.encode_puzzle`: one digit per cell, lossless); ``mode``,
+(:func:`rumdiff.puzzle_codec.encode_puzzle`: one digit per cell, lossless); ``mode``,
 ``regime`` (1..3 in mixed mode, else 0) and ``p0`` .. ``p{m}`` (the copy probabilities
 the puzzle was drawn with, as fractions); the solver's ``score``, ``lower`` and
 ``upper`` bounds, ``states``, ``transitions`` and ``method`` (``"bounds"`` or
@@ -25,9 +25,9 @@ run stopped by Ctrl-C, ``kill`` or a crash loses only the chunks being solved; t
 same call with ``resume=True`` solves only what is missing. No reader ever sees a
 half-written dataset.
 
-Labels are a function of the solver columns: :func:`relabel_dataset` (``rumdiff
-generate --relabel DATASET``) recomputes them with another scheme or thresholds
-without solving again.
+Labels are a function of the solver columns and features a function of the puzzles,
+so :mod:`rumdiff.dataset_edit` rewrites either in a finished dataset (``rumdiff
+generate --relabel DATASET`` for labels) without solving again.
 
 Reproducibility: every puzzle is generated up front in this process (cheap, see
 :mod:`rumdiff.generate`) and only solving and featurising are spread over worker
@@ -67,10 +67,11 @@ __all__ = [
     "DatasetError",
     "build_dataset",
     "dataset_columns",
+    "feature_columns",
+    "label_metadata",
     "metadata_path",
     "read_dataset",
     "read_metadata",
-    "relabel_dataset",
     "solve_batch",
     "work_dir",
     "write_dataset",
@@ -116,7 +117,15 @@ def _positive(name: str, value) -> int:
     return int(value)
 
 
-def _feature_names(feature_set: str, k: int, m: int) -> list[str]:
+def feature_columns(feature_set: str, k: int, m: int) -> list[str]:
+    """Names of the feature columns a G(k, m, .) dataset stores for ``feature_set``.
+
+    Raises
+    ------
+    DatasetError
+        If ``feature_set`` is not one of :data:`FEATURE_SETS`, needs a module that does
+        not import, or holds a feature whose name clashes with a dataset column.
+    """
     if feature_set not in FEATURE_SETS:
         raise DatasetError(f"unknown feature set {feature_set!r}; expected one of {FEATURE_SETS}")
     if feature_set == "none":
@@ -186,7 +195,7 @@ def _chunk_rows(spec: _Spec, start: int, copies, regime, probabilities):
     """The rows (without labels) of puzzles ``start ..`` and the CPU seconds they took."""
     import pandas as pd
 
-    from rumdiff.generate import encode_puzzles
+    from rumdiff.puzzle_codec import encode_puzzles
 
     cpu = time.process_time()
     count = len(copies)
@@ -322,7 +331,7 @@ def build_dataset(
     thresholds = check_thresholds(label_by, thresholds)
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs == 0:
         raise DatasetError(f"jobs must be a non-zero whole number, got {jobs!r}")
-    features = _feature_names(feature_set, k, m)
+    features = feature_columns(feature_set, k, m)
     generated = generate(
         count, k=k, m=m, n=n, mode=mode, seed=seed, percentages=percentages,
         regime_weights=regime_weights,
@@ -352,7 +361,7 @@ def build_dataset(
         "parameters": spec.as_json(),
         "duplicates_redrawn": generated.duplicates_redrawn,
         "rows": len(frame),
-        "label": _label_info(label_by, thresholds),
+        "label": label_metadata(label_by, thresholds),
         "class_counts": class_counts(frame["label"]),
         "wall_seconds": sum(s["wall_seconds"] for s in run["sessions"]),
         "solve_seconds": float(frame["seconds"].sum()),
@@ -408,7 +417,8 @@ def _solve_chunks(work, fmt: str, spec: _Spec, generated, run: dict, jobs, began
             results.close()
 
 
-def _label_info(scheme: str, thresholds) -> dict:
+def label_metadata(scheme: str, thresholds) -> dict:
+    """The ``label`` entry of a dataset's sidecar: scheme, thresholds and class names."""
     return {"scheme": scheme, "thresholds": list(thresholds), "names": list(config.LABEL_NAMES)}
 
 
@@ -421,14 +431,17 @@ def _complete(path, spec: _Spec, label_by: str, thresholds, command) -> dict | N
         return None
     if metadata.get("parameters") != spec.as_json() or metadata.get("rows") != spec.count:
         return None
-    if metadata.get("label") != _label_info(label_by, thresholds):
+    if metadata.get("label") != label_metadata(label_by, thresholds):
+        # Imported here: rumdiff.dataset_edit imports this module when it loads.
+        from rumdiff.dataset_edit import relabel_dataset
+
         metadata = relabel_dataset(path, label_by=label_by, thresholds=thresholds, command=command)
     return {**metadata, "already_complete": True}
 
 
 def _check_rows(frame, generated, work) -> None:
     """Check that the parts hold exactly the generated puzzles, in order."""
-    from rumdiff.generate import encode_puzzles
+    from rumdiff.puzzle_codec import encode_puzzles
 
     ids = frame["id"].to_numpy()
     if len(frame) != len(generated) or not np.array_equal(ids, np.arange(len(generated))):
@@ -436,95 +449,3 @@ def _check_rows(frame, generated, work) -> None:
     expected = encode_puzzles(generated.puzzles.copies)
     if not np.array_equal(np.asarray(frame["puzzle"], dtype=object), np.asarray(expected, object)):
         raise DatasetError(f"the parts in {work} hold other puzzles than this run's; delete it")
-
-
-def relabel_dataset(
-    path, *, label_by: str = config.LABEL_BY, thresholds=None, output=None, command=None
-) -> dict:
-    """Recompute the labels of a dataset with another scheme or thresholds, without solving.
-
-    Parameters
-    ----------
-    path : str or Path
-        An existing dataset (its sidecar is read if present).
-    label_by, thresholds
-        The new scheme and thresholds (:func:`rumdiff.labels.compute_labels`).
-    output : str or Path, optional
-        Where to write the relabelled dataset (default: ``path``, replaced atomically).
-    command : list of str, optional
-        The command line, recorded in the metadata.
-
-    Returns
-    -------
-    dict
-        The new metadata.
-    """
-    thresholds = check_thresholds(label_by, thresholds)
-    output = path if output is None else output
-    dataset_format(output)
-    frame = read_dataset(path)
-    sidecar = metadata_path(path)
-    metadata = read_metadata(sidecar) if sidecar.exists() else {}
-    missing = [c for c in ("method", "transitions", "seconds") if c not in frame.columns]
-    if missing:
-        raise DatasetError(f"{path}: not a rumdiff dataset (no column {missing[0]!r})")
-    frame["label"] = compute_labels(frame, label_by, thresholds)
-    history = metadata.get("relabelled", [])
-    history.append(
-        {"command": None if command is None else list(command), "at": now(),
-         "previous": metadata.get("label")}
-    )  # fmt: skip
-    metadata.update(
-        label=_label_info(label_by, thresholds),
-        class_counts=class_counts(frame["label"]),
-        relabelled=history,
-    )
-    return write_dataset(frame, output, metadata)
-
-
-def refeaturise_dataset(path, *, feature_set: str | None = None, output=None) -> dict:
-    """Recompute a dataset's feature columns from its puzzles, without solving again.
-
-    After a change to :mod:`rumdiff.features` a dataset's stored features no longer
-    match what a model computes at prediction time (training refuses such a dataset);
-    features cost far less than solving, so they are recomputed here.
-
-    Parameters
-    ----------
-    path : str or Path
-        An existing dataset with its sidecar.
-    feature_set : str, optional
-        Feature set to store (default: the one the sidecar records, else "all").
-    output : str or Path, optional
-        Where to write (default: ``path``, replaced atomically).
-
-    Returns
-    -------
-    dict
-        The new metadata.
-    """
-    from rumdiff.features import compute_features
-    from rumdiff.generate import decode_puzzles
-
-    output = path if output is None else output
-    frame = read_dataset(path)
-    sidecar = metadata_path(path)
-    metadata = read_metadata(sidecar) if sidecar.exists() else {}
-    if "puzzle" not in frame.columns:
-        raise DatasetError(f"{path}: not a rumdiff dataset (no column 'puzzle')")
-    k, m, n = (int(frame[name].iloc[0]) for name in ("k", "m", "n"))
-    feature_set = feature_set or metadata.get("parameters", {}).get("feature_set") or "all"
-    names = _feature_names(feature_set, k, m)
-    copies = decode_puzzles(frame["puzzle"].tolist(), k, n, m=m)
-    features = compute_features(copies, m=m, feature_set=feature_set) if names else None
-    head = [c for c in dataset_columns(m, []) if c != "label"]
-    columns = {name: frame[name] for name in head}
-    for name in names:
-        columns[name] = features[name].to_numpy()
-    columns["label"] = frame["label"]
-    import pandas as pd
-
-    rebuilt = pd.DataFrame(columns)
-    metadata["features"] = names
-    metadata.setdefault("refeaturised", []).append({"at": now(), "feature_set": feature_set})
-    return write_dataset(rebuilt, output, metadata)

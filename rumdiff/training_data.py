@@ -129,8 +129,8 @@ def training_data(
         two classes.
     """
     from rumdiff.features import feature_names
-    from rumdiff.generate import decode_puzzles
     from rumdiff.labels import check_thresholds, compute_labels
+    from rumdiff.puzzle_codec import decode_puzzles
 
     if feature_set not in config.FEATURE_SETS:
         raise ValueError(

@@ -25,15 +25,15 @@ from rumdiff.dataset import (
     metadata_path,
     read_dataset,
     read_metadata,
-    relabel_dataset,
     solve_batch,
     work_dir,
     write_dataset,
 )
-from rumdiff.generate import decode_puzzles, generate
+from rumdiff.generate import generate
 from rumdiff.labels import class_counts, compute_labels
 from rumdiff.progress import ProgressBar, format_duration
 from rumdiff.puzzle import Puzzle
+from rumdiff.puzzle_codec import decode_puzzles
 from rumdiff.puzzle_file import read_puzzles
 from rumdiff.solver import solve
 
@@ -276,34 +276,6 @@ def test_resume_after_kill(one_go, tmp_path):
     assert not work_dir(path).exists() and _leftovers(tmp_path) == []
 
 
-def test_relabel_without_solving(one_go, tmp_path, monkeypatch):
-    import rumdiff.solver
-
-    path, _, frame = one_go
-
-    def no_solving(*args, **kwargs):
-        raise AssertionError("relabelling must not solve")
-
-    monkeypatch.setattr(rumdiff.solver, "solve", no_solving)
-    out = tmp_path / "relabelled.csv"
-    metadata = relabel_dataset(path, label_by="time", thresholds=(0.001, 0.01, 0.02), output=out)
-    relabelled = read_dataset(out)
-    expected = compute_labels(frame, "time", (0.001, 0.01, 0.02))
-    assert np.array_equal(relabelled["label"], expected)
-    pd.testing.assert_frame_equal(relabelled.drop(columns="label"), frame.drop(columns="label"))
-    assert metadata["label"]["scheme"] == "time"
-    assert metadata["label"]["thresholds"] == [0.001, 0.01, 0.02]
-    assert metadata["class_counts"] == class_counts(expected)
-    assert metadata["relabelled"][0]["previous"]["scheme"] == "work"
-    assert metadata["seed"] == SEED  # the rest of the metadata is kept
-    # In place, through the command line, with work thresholds.
-    assert main(["generate", "--relabel", str(out), "--label-by", "work", "--thresholds", "1000",
-                 "2000", "--quiet"]) == 0  # fmt: skip
-    again = read_dataset(out)
-    assert np.array_equal(again["label"], compute_labels(frame, "work", (1000, 2000)))
-    assert len(read_metadata(metadata_path(out))["relabelled"]) == 2
-
-
 def test_feature_columns(tmp_path):
     features = pytest.importorskip("rumdiff.features")
     path = tmp_path / "data.parquet"
@@ -339,9 +311,6 @@ def test_bad_arguments(tmp_path):
         read_dataset(tmp_path / "bad.parquet")
     with pytest.raises(DatasetError, match="no such file"):
         read_dataset(tmp_path / "missing.csv")
-    (tmp_path / "other.csv").write_text("a,b\n1,2\n")
-    with pytest.raises(DatasetError, match="not a rumdiff dataset"):
-        relabel_dataset(tmp_path / "other.csv")
 
 
 def _one_line_error(capsys, argv, message):
@@ -379,7 +348,9 @@ def test_cli_generates_a_dataset_and_a_puzzle_file(one_go, capsys, tmp_path):
     pd.testing.assert_frame_equal(_rows(read_dataset(out)), _rows(frame))
     command = read_metadata(metadata_path(out))["command"]
     assert command[:3] == ["rumdiff", "generate", str(out)]
-    assert " ".join(command[3:]).startswith("--count 60 -k 4 -m 2 -n 100 --mode mixed")
+    assert " ".join(command[3:]).startswith(
+        "--count 60 -k 4 -m 2 -n 100 --seed 3 --jobs 1 --repeats 1 --mode mixed"
+    )
     puzzles = tmp_path / "p.txt"
     assert main(["generate", str(puzzles), "--puzzles-only", "--count", "7", "--seed", "2"]) == 0
     assert "wrote 7 puzzles" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Tests for rumdiff.generate: seeding, chunking, uniqueness, modes and the text encoding."""
+"""Tests for rumdiff.generate: seeding, chunking, uniqueness and modes."""
 
 from __future__ import annotations
 
@@ -11,14 +11,11 @@ from rumdiff import config
 from rumdiff.generate import (
     GeneratedPuzzles,
     block_size,
-    decode_puzzle,
-    decode_puzzles,
-    encode_puzzle,
-    encode_puzzles,
     generate,
     puzzle_keys,
     redraw,
 )
+from rumdiff.puzzle_codec import encode_puzzles
 
 
 def _same(a: GeneratedPuzzles, b: GeneratedPuzzles) -> bool:
@@ -262,65 +259,6 @@ def test_zero_count_and_shapes():
     g = generate(4, k=6, m=3, n=config.MAX_N, mode="simplex", start=10**6)
     assert g.puzzles.copies.shape == (4, config.MAX_N, 6)
     assert g.puzzles.copies.dtype == np.int8
-
-
-# --- encoding ------------------------------------------------------------------------
-
-
-def test_encoding_layout():
-    copies = np.array([[0, 1, 2], [3, 0, 1]])  # values 1, 2 x colours b, g, r
-    assert encode_puzzle(copies) == "012301"
-    assert np.array_equal(decode_puzzle("012301", k=3, n=2), copies)
-
-
-@pytest.mark.parametrize(("k", "m"), list(itertools.product(range(1, 7), range(1, 4))))
-def test_encoding_round_trips(k, m):
-    rng = np.random.default_rng(100 * k + m)
-    n = int(rng.integers(1, 40))
-    copies = rng.integers(0, m + 1, size=(25, n, k)).astype(np.int8)
-    texts = encode_puzzles(copies)
-    assert texts == [encode_puzzle(c) for c in copies]
-    assert all(len(t) == n * k for t in texts)
-    decoded = decode_puzzles(texts, k, n, m=m)
-    assert decoded.dtype == np.int8 and np.array_equal(decoded, copies)
-    assert np.array_equal(decode_puzzle(texts[0], k, n), copies[0])
-
-
-def test_encoding_of_generated_puzzles_round_trips():
-    g = generate(200, seed=12)
-    assert np.array_equal(
-        decode_puzzles(encode_puzzles(g.puzzles.copies), 4, 100), g.puzzles.copies
-    )
-    assert encode_puzzles(np.zeros((0, 3, 2), np.int8)) == []
-
-
-@pytest.mark.parametrize(
-    ("text", "k", "n", "m", "match"),
-    [
-        ("0123", 2, 3, 3, "characters"),
-        ("01x3", 2, 2, 3, "'x'"),
-        ("01-3", 2, 2, 3, "not a digit"),
-        ("01é3", 2, 2, 3, "not a digit"),
-        ("0123", 2, 2, 2, "0..2"),
-        ("0", 0, 1, 3, "k must"),
-    ],
-)
-def test_decode_rejects_bad_text(text, k, n, m, match):
-    with pytest.raises(ValueError, match=match):
-        decode_puzzle(text, k, n, m=m)
-
-
-def test_decode_rejects_non_strings_and_encode_bad_copies():
-    with pytest.raises(ValueError):
-        decode_puzzles([b"0123"], 2, 2)
-    with pytest.raises(ValueError):
-        encode_puzzle(np.array([[4, 0]]))
-    with pytest.raises(ValueError):
-        encode_puzzle(np.array([[-1, 0]]))
-    with pytest.raises(ValueError):
-        encode_puzzle(np.array([1, 0]))
-    with pytest.raises(ValueError):
-        encode_puzzle(np.array([[0.5, 0]]))
 
 
 # --- validation ----------------------------------------------------------------------

@@ -288,7 +288,7 @@ def test_cli_train_by_time_with_absent_classes(dataset, tmp_path, tiny_grid):
 
 
 def _puzzles_like(frame):
-    from rumdiff.generate import decode_puzzles
     from rumdiff.puzzle import Puzzles
+    from rumdiff.puzzle_codec import decode_puzzles
 
     return Puzzles(decode_puzzles(frame["puzzle"].iloc[:20].tolist(), 4, 20, m=2), m=2)

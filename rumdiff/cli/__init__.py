@@ -78,6 +78,34 @@ def puzzle_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_help: str) -> None:
+    """Add the options of the commands that generate and solve puzzles themselves.
+
+    -k, -m, -n (the puzzles' shape), --seed, --jobs, --repeats and -q.
+    """
+    from rumdiff import config
+
+    parser.add_argument("-k", type=int, default=config.K, help=f"colours (default: {config.K})")
+    parser.add_argument("-m", type=int, default=config.M, help=f"{m_help} (default: {config.M})")
+    parser.add_argument("-n", type=int, default=config.N, help=f"values (default: {config.N})")
+    parser.add_argument(
+        "--seed", type=int, default=config.SEED, help=f"random seed (default: {config.SEED})"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=config.DATASET_JOBS,
+        help=f"worker processes; {jobs_help} (default: {config.DATASET_JOBS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--repeats", type=int, default=config.DATASET_REPEATS,
+        help="solves per puzzle, the fastest time is kept; multiplies the solving time "
+        f"(default: {config.DATASET_REPEATS})",
+    )  # fmt: skip
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="no progress bar or summary on stderr (default: off)",
+    )  # fmt: skip
+
+
 def read_puzzle_file(args):
     """Read the puzzle file named by :func:`puzzle_options`' arguments."""
     from rumdiff.puzzle_file import read_puzzles

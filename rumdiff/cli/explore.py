@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from rumdiff import config
-from rumdiff.cli import UserError
+from rumdiff.cli import UserError, generation_options
 
 DESCRIPTION = """\
 Solve SAMPLES random puzzles per cell of a grid of p0 (percent of cells with 0 copies)
@@ -44,27 +44,9 @@ def register(subparsers) -> None:
         "--samples", type=int, default=config.EXPLORE_SAMPLES,
         help=f"puzzles per grid cell (default: {config.EXPLORE_SAMPLES}; the thesis used 100)",
     )  # fmt: skip
-    parser.add_argument("-k", type=int, default=config.K, help=f"colours (default: {config.K})")
-    parser.add_argument(
-        "-m", type=int, default=config.M,
-        help=f"most copies of a tile, at least 2 (default: {config.M})",
-    )  # fmt: skip
-    parser.add_argument("-n", type=int, default=config.N, help=f"values (default: {config.N})")
-    parser.add_argument(
-        "--seed", type=int, default=config.SEED, help=f"random seed (default: {config.SEED})"
+    generation_options(
+        parser, m_help="most copies of a tile, at least 2", jobs_help="-1 uses every core"
     )
-    parser.add_argument(
-        "--jobs", type=int, default=config.DATASET_JOBS,
-        help=f"worker processes; -1 uses every core (default: {config.DATASET_JOBS})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--repeats", type=int, default=config.DATASET_REPEATS,
-        help=f"solves per puzzle, the fastest time is kept (default: {config.DATASET_REPEATS})",
-    )  # fmt: skip
-    parser.add_argument(
-        "-q", "--quiet", action="store_true",
-        help="no progress bar or summary on stderr (default: off)",
-    )  # fmt: skip
     parser.set_defaults(run=run)
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from rumdiff import config
-from rumdiff.cli import UserError
+from rumdiff.cli import UserError, generation_options
 
 DESCRIPTION = """\
 Generate COUNT distinct random puzzles G(k, m, n), solve them exactly, compute their
@@ -43,11 +43,9 @@ def register(subparsers) -> None:
         "--count", type=int, default=config.DATASET_COUNT,
         help=f"number of puzzles (default: {config.DATASET_COUNT})",
     )  # fmt: skip
-    parser.add_argument("-k", type=int, default=config.K, help=f"colours (default: {config.K})")
-    parser.add_argument(
-        "-m", type=int, default=config.M, help=f"most copies of a tile (default: {config.M})"
+    generation_options(
+        parser, m_help="most copies of a tile", jobs_help="-1 uses every core, -2 all but one"
     )
-    parser.add_argument("-n", type=int, default=config.N, help=f"values (default: {config.N})")
     parser.add_argument(
         "--mode", choices=config.GENERATE_MODES, default=config.GENERATE_MODE,
         help="fixed: given percentages; mixed: the thesis's three training regimes; "
@@ -63,19 +61,6 @@ def register(subparsers) -> None:
         metavar=("W1", "W2", "W3"),
         help="mixed mode: relative frequencies of regimes 1, 2, 3 (default: "
         f"{' '.join(map(str, config.REGIME_WEIGHTS))}, the thesis's 10k / 90k / 300k)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--seed", type=int, default=config.SEED, help=f"random seed (default: {config.SEED})"
-    )
-    parser.add_argument(
-        "--jobs", type=int, default=config.DATASET_JOBS,
-        help="worker processes; -1 uses every core, -2 all but one "
-        f"(default: {config.DATASET_JOBS})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--repeats", type=int, default=config.DATASET_REPEATS,
-        help="solves per puzzle, the fastest time is kept; multiplies the solving time "
-        f"(default: {config.DATASET_REPEATS})",
     )  # fmt: skip
     parser.add_argument(
         "--label-by", choices=("work", "time"), default=config.LABEL_BY,
@@ -115,10 +100,6 @@ def register(subparsers) -> None:
         help="recompute the labels of DATASET with --label-by and --thresholds, without "
         "solving (default: off)",
     )  # fmt: skip
-    parser.add_argument(
-        "-q", "--quiet", action="store_true",
-        help="no progress bar or summary on stderr (default: off)",
-    )  # fmt: skip
     parser.set_defaults(run=run)
 
 
@@ -148,7 +129,7 @@ def _summary(metadata: dict) -> str:
 
 
 def _relabel(args) -> int:
-    from rumdiff.dataset import relabel_dataset
+    from rumdiff.dataset_edit import relabel_dataset
 
     if args.puzzles_only or args.resume:
         raise UserError("--relabel cannot be combined with --puzzles-only or --resume")

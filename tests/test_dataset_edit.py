@@ -1,0 +1,94 @@
+"""Tests for rumdiff.dataset_edit and ``rumdiff generate --relabel``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rumdiff.cli import main
+from rumdiff.dataset import (
+    DatasetError,
+    build_dataset,
+    dataset_columns,
+    metadata_path,
+    read_dataset,
+    read_metadata,
+)
+from rumdiff.dataset_edit import refeaturise_dataset, relabel_dataset
+from rumdiff.labels import class_counts, compute_labels
+from rumdiff.puzzle_codec import decode_puzzles
+
+SEED = 3
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A dataset without feature columns, to be rewritten: (path, metadata, frame)."""
+    path = tmp_path_factory.mktemp("built") / "data.parquet"
+    metadata = build_dataset(path, count=60, chunk_size=20, seed=SEED, feature_set="none", jobs=1)
+    return path, metadata, read_dataset(path)
+
+
+def _no_solving(*args, **kwargs):
+    raise AssertionError("rewriting a dataset must not solve")
+
+
+def test_relabel_without_solving(built, tmp_path, monkeypatch):
+    import rumdiff.solver
+
+    path, _, frame = built
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("relabelling must not solve")
+
+    monkeypatch.setattr(rumdiff.solver, "solve", no_solving)
+    out = tmp_path / "relabelled.csv"
+    metadata = relabel_dataset(path, label_by="time", thresholds=(0.001, 0.01, 0.02), output=out)
+    relabelled = read_dataset(out)
+    expected = compute_labels(frame, "time", (0.001, 0.01, 0.02))
+    assert np.array_equal(relabelled["label"], expected)
+    pd.testing.assert_frame_equal(relabelled.drop(columns="label"), frame.drop(columns="label"))
+    assert metadata["label"]["scheme"] == "time"
+    assert metadata["label"]["thresholds"] == [0.001, 0.01, 0.02]
+    assert metadata["class_counts"] == class_counts(expected)
+    assert metadata["relabelled"][0]["previous"]["scheme"] == "work"
+    assert metadata["seed"] == SEED  # the rest of the metadata is kept
+    # In place, through the command line, with work thresholds.
+    assert main(["generate", "--relabel", str(out), "--label-by", "work", "--thresholds", "1000",
+                 "2000", "--quiet"]) == 0  # fmt: skip
+    again = read_dataset(out)
+    assert np.array_equal(again["label"], compute_labels(frame, "work", (1000, 2000)))
+    assert len(read_metadata(metadata_path(out))["relabelled"]) == 2
+
+
+def test_refeaturise_without_solving(built, tmp_path, monkeypatch):
+    features = pytest.importorskip("rumdiff.features")
+    import rumdiff.solver
+
+    path, _, frame = built
+    monkeypatch.setattr(rumdiff.solver, "solve", _no_solving)
+    out = tmp_path / "refeaturised.csv"
+    metadata = refeaturise_dataset(path, feature_set="all", output=out)
+    rebuilt = read_dataset(out)
+    names = features.feature_names("all", k=4, m=2)
+    assert metadata["features"] == names
+    assert list(rebuilt.columns) == dataset_columns(2, names)
+    copies = decode_puzzles(frame["puzzle"], 4, 100)
+    expected = features.compute_features(copies, m=2, feature_set="all")
+    pd.testing.assert_frame_equal(rebuilt[names], expected.reset_index(drop=True))
+    pd.testing.assert_frame_equal(rebuilt.drop(columns=names), frame)
+    assert metadata["refeaturised"][0]["feature_set"] == "all"
+    assert metadata["seed"] == SEED  # the rest of the metadata is kept
+    # Without a feature set, the one the sidecar's parameters record ("none") is used.
+    again = refeaturise_dataset(out)
+    assert again["features"] == [] and len(again["refeaturised"]) == 2
+    pd.testing.assert_frame_equal(read_dataset(out), frame)
+
+
+def test_a_file_that_is_not_a_dataset_is_refused(tmp_path):
+    (tmp_path / "other.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(DatasetError, match="not a rumdiff dataset"):
+        relabel_dataset(tmp_path / "other.csv")
+    with pytest.raises(DatasetError, match="not a rumdiff dataset"):
+        refeaturise_dataset(tmp_path / "other.csv")
