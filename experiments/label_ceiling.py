@@ -3,7 +3,7 @@
 Usage::
 
     python experiments/label_ceiling.py data/generated/default.parquet
-        [--rows 12000] [--widths 4 16] [--folds 5] [--jobs 2] [--seed 0]
+        [--rows 12000] [--widths 4 16] [--folds 5] [--jobs 2] [--seed 0] [--plain-dp]
 
 The solver's work on a puzzle that bounds do not settle is decided by two events
 (``rumdiff.solver.Work.exact_passes``): did the width-64 beam search meet the upper
@@ -25,6 +25,12 @@ larger trees) on the same folds with:
 It prints a table of accuracy, macro-F1 and per-class F1, and how the labels split over
 the two events. If (3) and (4) are needed to reach a target, no feature cheaper than
 solving can reach it.
+
+With ``--plain-dp`` it also solves each puzzle with the beam search off
+(``beam_width=0``: the exact DP pruned only by the preprocessing bounds, like the
+thesis's solver) and compares, on the same folds and features, labels cut from that
+work with labels cut from the solver's, each by ``suggest_work_thresholds`` (the rule
+behind the default thresholds) and by terciles of the puzzles that need the DP.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import pandas as pd
 
 from rumdiff import config
 from rumdiff.dataset import metadata_path, read_dataset, read_metadata
+from rumdiff.labels import label_by_work, suggest_work_thresholds
 from rumdiff.puzzle import Puzzle
 from rumdiff.puzzle_codec import decode_puzzles
 from rumdiff.solver import solve
@@ -50,8 +57,9 @@ FOREST = {
 }
 
 
-def solver_events(copies, m, scores, widths) -> pd.DataFrame:
-    """Re-solve each puzzle: the two events, and whether each narrower beam meets the bound."""
+def solver_events(copies, m, scores, widths, plain) -> pd.DataFrame:
+    """Re-solve each puzzle: the two events, whether each narrower beam meets the bound,
+    and, if ``plain``, the work and seconds of the exact DP without the beam search."""
     rows = []
     for copy, expected in zip(copies, scores, strict=True):
         puzzle = Puzzle(copy, m=m)
@@ -66,6 +74,11 @@ def solver_events(copies, m, scores, widths) -> pd.DataFrame:
         for width in widths:
             narrow = solve(puzzle, beam_width=width)
             row[f"beam{width}_met_upper"] = int(dp and narrow.work.exact_passes == 0)
+        row["seconds"] = solution.work.seconds
+        if plain:
+            exact = solve(puzzle, beam_width=0)
+            row["plain_transitions"] = exact.work.transitions
+            row["plain_seconds"] = exact.work.seconds
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -79,6 +92,39 @@ def evaluate(X, y, splits, *, jobs, seed) -> dict:
     return class_metrics(y, predicted)
 
 
+def label_tables(frame, events, features, *, folds, jobs, seed) -> None:
+    """Labels from the solver's work against labels from the plain DP's, features only."""
+    names = dict(enumerate(config.LABEL_NAMES, start=1))
+    method = frame["method"].to_numpy(dtype=object)
+    dp = method == "dp"
+    X = frame[features].to_numpy(float)
+    print(
+        f"\nmean seconds per puzzle: solver {events['seconds'].mean():.4f}, plain DP "
+        f"{events['plain_seconds'].mean():.4f} (same process, one after the other)"
+    )
+    print("\n| labels from | thresholds | shares % | accuracy | macro-F1 | F1 per class |")
+    print("|---|---|---|---|---|---|")
+    measures = {
+        "solver work": frame["transitions"].to_numpy(),
+        "plain-DP work": events["plain_transitions"].to_numpy(),
+    }
+    for measure, work in measures.items():
+        rules = {
+            "suggested": suggest_work_thresholds(method, work),
+            "terciles": tuple(int(q) for q in np.quantile(work[dp], [1 / 3, 2 / 3])),
+        }
+        for rule, thresholds in rules.items():
+            y = label_by_work(method, work, thresholds)
+            metrics = evaluate(X, y, folds_of(y, folds, seed), jobs=jobs, seed=seed)
+            shares = " / ".join(f"{100 * share:.0f}" for share in np.bincount(y)[1:] / len(y))
+            f1 = " / ".join(f"{metrics[name]['f1-score']:.2f}" for name in names.values())
+            print(
+                f"| {measure} | {rule} {thresholds} | {shares} | {metrics['accuracy']:.3f} "
+                f"| {metrics['macro avg']['f1-score']:.3f} | {f1} |",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dataset")
@@ -87,6 +133,7 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=config.SEED)
+    parser.add_argument("--plain-dp", action="store_true")
     args = parser.parse_args()
 
     metadata = read_metadata(metadata_path(args.dataset))
@@ -100,7 +147,7 @@ def main() -> None:
 
     started = time.perf_counter()
     copies = decode_puzzles(frame["puzzle"].tolist(), k, n, m=m)
-    events = solver_events(copies, m, frame["score"].to_numpy(), args.widths)
+    events = solver_events(copies, m, frame["score"].to_numpy(), args.widths, args.plain_dp)
     print(f"re-solved in {time.perf_counter() - started:.0f} s; every score matches\n")
     names = dict(enumerate(config.LABEL_NAMES, start=1))
     split = pd.crosstab(
@@ -136,6 +183,8 @@ def main() -> None:
     print("|---|---|---|---|")
     for name, accuracy, macro, per_class in table:
         print(f"| {name} | {accuracy:.3f} | {macro:.3f} | {per_class} |")
+    if args.plain_dp:
+        label_tables(frame, events, features, folds=args.folds, jobs=args.jobs, seed=args.seed)
 
 
 if __name__ == "__main__":
