@@ -30,7 +30,9 @@ With ``--plain-dp`` it also solves each puzzle with the beam search off
 (``beam_width=0``: the exact DP pruned only by the preprocessing bounds, like the
 thesis's solver) and compares, on the same folds and features, labels cut from that
 work with labels cut from the solver's, each by ``suggest_work_thresholds`` (the rule
-behind the default thresholds) and by terciles of the puzzles that need the DP.
+behind the default thresholds) and by terciles of the puzzles that need the DP; and, for
+each, how well the best single feature alone does (a depth-4 tree), which says how close
+the labels are to a threshold on one pre-solve count.
 """
 
 from __future__ import annotations
@@ -92,6 +94,22 @@ def evaluate(X, y, splits, *, jobs, seed) -> dict:
     return class_metrics(y, predicted)
 
 
+def best_single_feature(X, y, names, splits, *, seed) -> tuple[str, float]:
+    """The feature whose depth-4 tree alone predicts ``y`` best, and its accuracy: how
+    close a label scheme is to a threshold on one pre-solve count."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    best = ("", 0.0)
+    for j, name in enumerate(names):
+        right = 0
+        for train_rows, test_rows in splits:
+            tree = DecisionTreeClassifier(max_depth=4, random_state=seed)
+            tree.fit(X[train_rows, j : j + 1], y[train_rows])
+            right += int((tree.predict(X[test_rows, j : j + 1]) == y[test_rows]).sum())
+        best = max(best, (name, right / len(y)), key=lambda pair: pair[1])
+    return best
+
+
 def label_tables(frame, events, features, *, folds, jobs, seed) -> None:
     """Labels from the solver's work against labels from the plain DP's, features only."""
     names = dict(enumerate(config.LABEL_NAMES, start=1))
@@ -102,8 +120,11 @@ def label_tables(frame, events, features, *, folds, jobs, seed) -> None:
         f"\nmean seconds per puzzle: solver {events['seconds'].mean():.4f}, plain DP "
         f"{events['plain_seconds'].mean():.4f} (same process, one after the other)"
     )
-    print("\n| labels from | thresholds | shares % | accuracy | macro-F1 | F1 per class |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "\n| labels from | thresholds | shares % | accuracy | macro-F1 | F1 per class "
+        "| one feature, depth-4 tree |"
+    )
+    print("|---|---|---|---|---|---|---|")
     measures = {
         "solver work": frame["transitions"].to_numpy(),
         "plain-DP work": events["plain_transitions"].to_numpy(),
@@ -115,12 +136,15 @@ def label_tables(frame, events, features, *, folds, jobs, seed) -> None:
         }
         for rule, thresholds in rules.items():
             y = label_by_work(method, work, thresholds)
-            metrics = evaluate(X, y, folds_of(y, folds, seed), jobs=jobs, seed=seed)
+            splits = folds_of(y, folds, seed)
+            metrics = evaluate(X, y, splits, jobs=jobs, seed=seed)
+            single, single_accuracy = best_single_feature(X, y, features, splits, seed=seed)
             shares = " / ".join(f"{100 * share:.0f}" for share in np.bincount(y)[1:] / len(y))
             f1 = " / ".join(f"{metrics[name]['f1-score']:.2f}" for name in names.values())
             print(
                 f"| {measure} | {rule} {thresholds} | {shares} | {metrics['accuracy']:.3f} "
-                f"| {metrics['macro avg']['f1-score']:.3f} | {f1} |",
+                f"| {metrics['macro avg']['f1-score']:.3f} | {f1} "
+                f"| {single} {single_accuracy:.3f} |",
                 flush=True,
             )
 
