@@ -154,6 +154,10 @@ LABEL_BY = "work"
 #: (20,000 puzzles). Work depends on the solver's pruning: when it changes, rerun
 #: experiments/bench_dataset.py and check that every class keeps at least 10%.
 LABEL_THRESHOLDS = {"work": (200_000, 1_000_000), "time": (0.0001, 0.1, 1.0)}
+#: Default "work" thresholds of a dataset solved with beam_width=0 (``rumdiff generate
+#: --beam-width 0``): the plain exact DP, pruned only by the bounds known before it
+#: starts, whose work follows the size of the puzzle's search space. EVIDENCE_PENDING
+PLAIN_DP_WORK_THRESHOLDS = (2_500_000, 5_500_000)
 #: Feature set stored in a dataset when the user gives none ("thesis", "extended",
 #: "all", or "none" for no feature columns).
 DATASET_FEATURE_SET = "all"

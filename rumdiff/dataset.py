@@ -60,7 +60,7 @@ from rumdiff.dataset_io import (
     work_dir,
     write_dataset,
 )
-from rumdiff.labels import check_thresholds, class_counts, compute_labels
+from rumdiff.labels import check_thresholds, class_counts, compute_labels, default_thresholds
 
 __all__ = [
     "BASE_COLUMNS",
@@ -68,6 +68,7 @@ __all__ = [
     "build_dataset",
     "dataset_columns",
     "feature_columns",
+    "beam_width_of",
     "label_metadata",
     "metadata_path",
     "read_dataset",
@@ -103,6 +104,7 @@ class _Spec:
     repeats: int
     feature_set: str
     chunk_size: int
+    beam_width: int
 
     def as_json(self) -> dict:
         data = asdict(self)
@@ -110,10 +112,27 @@ class _Spec:
         data["regime_weights"] = list(self.regime_weights)
         return data
 
+    def matches(self, recorded) -> str | None:
+        """The first parameter in which ``recorded`` (a spec as JSON) differs, or None.
+
+        Runs and datasets from before ``beam_width`` was recorded used the default.
+        """
+        recorded = {"beam_width": config.BEAM_WIDTH, **(recorded or {})}
+        for key, value in self.as_json().items():
+            if recorded.get(key) != value:
+                return key
+        return None
+
 
 def _positive(name: str, value) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise DatasetError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return int(value)
+
+
+def _beam_width(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise DatasetError(f"beam_width must be a whole number of at least 0, got {value!r}")
     return int(value)
 
 
@@ -149,12 +168,15 @@ def dataset_columns(m: int, features) -> list[str]:
     return [*_HEAD, *probabilities, *_SOLVER, *features, "label"]
 
 
-def solve_batch(copies, *, m: int, repeats: int = 1) -> dict[str, np.ndarray]:
+def solve_batch(
+    copies, *, m: int, repeats: int = 1, beam_width: int = config.BEAM_WIDTH
+) -> dict[str, np.ndarray]:
     """Solve stacked puzzles ``(puzzles, n, k)``; the solver columns of their rows.
 
-    Each process solves its first puzzle of each shape once untimed, so that ``seconds``
-    never includes loading the numba kernels. ``seconds`` is the fastest of ``repeats``
-    solves; the work must be the same in every repeat.
+    ``beam_width`` is the solver's (:func:`rumdiff.solver.solve`): it changes the work
+    columns, never the scores. Each process solves its first puzzle of each shape once
+    untimed, so that ``seconds`` never includes loading the numba kernels. ``seconds``
+    is the fastest of ``repeats`` solves; the work must be the same in every repeat.
 
     Returns
     -------
@@ -175,10 +197,10 @@ def solve_batch(copies, *, m: int, repeats: int = 1) -> dict[str, np.ndarray]:
         _warm.add((copies.shape[1:], m))
     for i in range(count):
         puzzle = Puzzle(copies[i], m=m)
-        first = solve(puzzle)
+        first = solve(puzzle, beam_width=beam_width)
         work, seconds = first.work, first.work.seconds
         for _ in range(repeats - 1):
-            again = solve(puzzle)
+            again = solve(puzzle, beam_width=beam_width)
             if (again.score, again.work.transitions) != (first.score, work.transitions):
                 raise RuntimeError(f"internal error: the solver is not deterministic on {i}")
             seconds = min(seconds, again.work.seconds)
@@ -210,7 +232,7 @@ def _chunk_rows(spec: _Spec, start: int, copies, regime, probabilities):
     }
     for j in range(spec.m + 1):
         columns[f"p{j}"] = probabilities[:, j]
-    columns.update(solve_batch(copies, m=spec.m, repeats=spec.repeats))
+    columns.update(solve_batch(copies, m=spec.m, repeats=spec.repeats, beam_width=spec.beam_width))
     frame = pd.DataFrame(columns)
     for name in ("puzzle", "mode", "method"):
         frame[name] = frame[name].astype("str")
@@ -238,12 +260,12 @@ def _start_run(work, spec: _Spec, resume: bool) -> dict:
             run = read_metadata(manifest)
         except DatasetError:
             raise DatasetError(f"{work} holds no readable {_RUN_FILE}; delete the folder") from None
-        for key, value in spec.as_json().items():
-            if run.get("spec", {}).get(key) != value:
-                raise DatasetError(
-                    f"cannot resume: the unfinished run in {work} has {key}="
-                    f"{run.get('spec', {}).get(key)!r}, not {value!r}"
-                )
+        key = spec.matches(run.get("spec"))
+        if key is not None:
+            raise DatasetError(
+                f"cannot resume: the unfinished run in {work} has {key}="
+                f"{run.get('spec', {}).get(key)!r}, not {spec.as_json()[key]!r}"
+            )
         for stray in work.glob(".*"):  # temporaries of chunks being written when stopped
             stray.unlink(missing_ok=True)
         return run
@@ -270,6 +292,7 @@ def build_dataset(
     thresholds=None,
     feature_set: str = config.DATASET_FEATURE_SET,
     chunk_size: int = config.DATASET_CHUNK,
+    beam_width: int = config.BEAM_WIDTH,
     resume: bool = False,
     command=None,
     progress=None,
@@ -292,6 +315,12 @@ def build_dataset(
         Feature columns to store.
     chunk_size : int
         Puzzles per part file; an interrupted run loses at most the chunks in progress.
+    beam_width : int
+        The solver's beam width (:func:`rumdiff.solver.solve`). It never changes a
+        score, but it decides the work columns and so the work labels: 0 labels by the
+        work of the plain exact DP, pruned only by the bounds known before it starts,
+        which follows the size of the puzzle's search space (see
+        ``config.LABEL_THRESHOLDS``); the default labels by the work of rumdiff's solver.
     resume : bool
         Continue the unfinished run of ``path`` (same parameters, else an error). When
         there is none, start afresh, unless ``path`` is already complete with these
@@ -326,8 +355,10 @@ def build_dataset(
         _positive("count", count), k, m, n, mode, seed,
         None if percentages is None else tuple(float(p) for p in percentages),
         tuple(float(w) for w in regime_weights), _positive("repeats", repeats),
-        feature_set, _positive("chunk_size", chunk_size),
+        feature_set, _positive("chunk_size", chunk_size), _beam_width(beam_width),
     )  # fmt: skip
+    if thresholds is None:
+        thresholds = default_thresholds(label_by, beam_width=spec.beam_width)
     thresholds = check_thresholds(label_by, thresholds)
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs == 0:
         raise DatasetError(f"jobs must be a non-zero whole number, got {jobs!r}")
@@ -417,6 +448,11 @@ def _solve_chunks(work, fmt: str, spec: _Spec, generated, run: dict, jobs, began
             results.close()
 
 
+def beam_width_of(metadata: dict) -> int:
+    """The solver beam width a dataset was solved with (the default before it was recorded)."""
+    return int((metadata.get("parameters") or {}).get("beam_width", config.BEAM_WIDTH))
+
+
 def label_metadata(scheme: str, thresholds) -> dict:
     """The ``label`` entry of a dataset's sidecar: scheme, thresholds and class names."""
     return {"scheme": scheme, "thresholds": list(thresholds), "names": list(config.LABEL_NAMES)}
@@ -429,7 +465,7 @@ def _complete(path, spec: _Spec, label_by: str, thresholds, command) -> dict | N
         metadata = read_metadata(metadata_path(path))
     except DatasetError:
         return None
-    if metadata.get("parameters") != spec.as_json() or metadata.get("rows") != spec.count:
+    if spec.matches(metadata.get("parameters")) is not None or metadata.get("rows") != spec.count:
         return None
     if metadata.get("label") != label_metadata(label_by, thresholds):
         # Imported here: rumdiff.dataset_edit imports this module when it loads.

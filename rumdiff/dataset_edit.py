@@ -8,7 +8,7 @@ input, atomically) with its sidecar updated to record the change.
 from __future__ import annotations
 
 from rumdiff import config
-from rumdiff.dataset import dataset_columns, feature_columns, label_metadata
+from rumdiff.dataset import beam_width_of, dataset_columns, feature_columns, label_metadata
 from rumdiff.dataset_io import (
     DatasetError,
     dataset_format,
@@ -18,7 +18,7 @@ from rumdiff.dataset_io import (
     read_metadata,
     write_dataset,
 )
-from rumdiff.labels import check_thresholds, class_counts, compute_labels
+from rumdiff.labels import check_thresholds, class_counts, compute_labels, default_thresholds
 
 __all__ = ["refeaturise_dataset", "relabel_dataset"]
 
@@ -44,12 +44,14 @@ def relabel_dataset(
     dict
         The new metadata.
     """
-    thresholds = check_thresholds(label_by, thresholds)
     output = path if output is None else output
     dataset_format(output)
     frame = read_dataset(path)
     sidecar = metadata_path(path)
     metadata = read_metadata(sidecar) if sidecar.exists() else {}
+    if thresholds is None:
+        thresholds = default_thresholds(label_by, beam_width=beam_width_of(metadata))
+    thresholds = check_thresholds(label_by, thresholds)
     missing = [c for c in ("method", "transitions", "seconds") if c not in frame.columns]
     if missing:
         raise DatasetError(f"{path}: not a rumdiff dataset (no column {missing[0]!r})")

@@ -27,6 +27,7 @@ __all__ = [
     "SCHEMES",
     "class_counts",
     "compute_labels",
+    "default_thresholds",
     "label_by_time",
     "label_by_work",
     "label_name",
@@ -36,6 +37,20 @@ __all__ = [
 
 #: Label schemes and how many thresholds each takes.
 SCHEMES = {"work": 2, "time": 3}
+
+
+def default_thresholds(scheme: str, *, beam_width: int = config.BEAM_WIDTH) -> tuple:
+    """A scheme's default thresholds for a dataset solved with ``beam_width``.
+
+    Work depends on the solver's beam search: without it (``beam_width=0``) the exact
+    DP does several times the work, so work labels need other thresholds
+    (``config.PLAIN_DP_WORK_THRESHOLDS``).
+    """
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown label scheme {scheme!r}; expected one of {tuple(SCHEMES)}")
+    if scheme == "work" and beam_width == 0:
+        return tuple(config.PLAIN_DP_WORK_THRESHOLDS)
+    return tuple(config.LABEL_THRESHOLDS[scheme])
 
 
 def check_thresholds(scheme: str, thresholds=None) -> tuple:

@@ -168,6 +168,7 @@ def build_model(result) -> Model:
     import sklearn
     from sklearn.pipeline import Pipeline
 
+    from rumdiff.dataset import beam_width_of
     from rumdiff.features import PuzzleFeatures
     from rumdiff.labels import class_counts
     from rumdiff.train import CLASS_NAMES
@@ -198,6 +199,7 @@ def build_model(result) -> Model:
         "features_sha256": features_fingerprint(data.feature_set, k=data.k, m=data.m, n=data.n),
         "label_by": data.label_by,
         "thresholds": data.thresholds,
+        "beam_width": beam_width_of(data.metadata),
         "classes": list(CLASS_NAMES),
         "class_names": list(CLASS_NAMES.values()),
         "grid": result.grid,

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from rumdiff.atomic import atomic_write, atomic_write_text
+from rumdiff.dataset import beam_width_of
 from rumdiff.error_analysis import (
     bound_markdown,
     effort_figure,
@@ -338,7 +339,8 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
         f"k={data.k}, m={data.m}, n={data.n}. Its sidecar:\n",
         "\n".join(_metadata_lines(data.metadata)) + "\n",
         "## Labels\n",
-        f"Scheme `{data.label_by}`, thresholds `{json.dumps(data.thresholds)}`. The thesis's "
+        f"Scheme `{data.label_by}`, thresholds `{json.dumps(data.thresholds)}`, solver beam "
+        f"width {beam_width_of(data.metadata)} (0: the plain exact DP). The thesis's "
         "shares come from its time labels on its machine, shown for reference.\n",
         _markdown(distribution, 1),
         "![label distribution](label_distribution.png)\n",

@@ -96,7 +96,7 @@ def test_metadata_records_how_the_dataset_was_made(one_go):
     assert metadata["parameters"] == {
         "count": COUNT, "k": 4, "m": 2, "n": 100, "mode": "mixed", "seed": SEED,
         "percentages": None, "regime_weights": list(config.REGIME_WEIGHTS), "repeats": 1,
-        "feature_set": "none", "chunk_size": CHUNK,
+        "feature_set": "none", "chunk_size": CHUNK, "beam_width": config.BEAM_WIDTH,
     }  # fmt: skip
     assert metadata["rumdiff_version"] == __version__
     commit = metadata["git_commit"]
@@ -210,11 +210,11 @@ def test_a_failing_worker_leaves_no_output(tmp_path, monkeypatch):
 
     calls = []
 
-    def failing(copies, *, m, repeats=1):
+    def failing(copies, **options):
         calls.append(len(copies))
         if len(calls) == 2:
             raise RuntimeError("solver exploded")
-        return solve_batch(copies, m=m, repeats=repeats)
+        return solve_batch(copies, **options)
 
     monkeypatch.setattr(rumdiff.dataset, "solve_batch", failing)
     path = tmp_path / "data.csv"
@@ -289,12 +289,57 @@ def test_feature_columns(tmp_path):
     pd.testing.assert_frame_equal(frame[names], expected.reset_index(drop=True))
 
 
+def test_beam_width_changes_the_work_never_the_scores(one_go, tmp_path):
+    _, _, frame = one_go
+    path = tmp_path / "plain.csv"
+    metadata = build_dataset(path, jobs=1, beam_width=0, **PARAMS)
+    plain = read_dataset(path)
+    assert metadata["parameters"]["beam_width"] == 0
+    assert metadata["label"]["thresholds"] == list(config.PLAIN_DP_WORK_THRESHOLDS)
+    for column in ("puzzle", "score", "lower", "upper", "method"):
+        assert plain[column].tolist() == frame[column].tolist()
+    dp = (frame["method"] == "dp").to_numpy()
+    assert dp.any() and (plain["transitions"][dp] > frame["transitions"][dp]).all()
+    copies = decode_puzzles(plain["puzzle"], config.K, config.N)
+    for i in np.flatnonzero(dp)[:5]:
+        work = solve(Puzzle(copies[i], m=2), beam_width=0).work
+        assert (plain["states"][i], plain["transitions"][i]) == (work.states, work.transitions)
+    # A finished dataset is reused only when solved with the same beam width.
+    again = build_dataset(path, jobs=1, beam_width=0, resume=True, **PARAMS)
+    assert again["already_complete"]
+
+    # An unfinished run resumes only with the same beam width.
+    def stop(done, total):
+        raise KeyboardInterrupt
+
+    unfinished = tmp_path / "unfinished.csv"
+    with pytest.raises(KeyboardInterrupt):
+        build_dataset(unfinished, jobs=1, beam_width=0, progress=stop, **PARAMS)
+    with pytest.raises(DatasetError, match="cannot resume: .* has beam_width=0, not 64"):
+        build_dataset(unfinished, jobs=1, resume=True, **PARAMS)
+
+
+def test_datasets_from_before_the_beam_width_was_recorded_are_reused(one_go, tmp_path):
+    path, metadata, _ = one_go
+    copy = tmp_path / "old.parquet"
+    copy.write_bytes(path.read_bytes())
+    old = json.loads(json.dumps(metadata))
+    del old["parameters"]["beam_width"]
+    metadata_path(copy).write_text(json.dumps(old))
+    assert build_dataset(copy, jobs=1, resume=True, **PARAMS)["already_complete"]
+    assert not build_dataset(copy, jobs=1, resume=True, beam_width=0, **PARAMS).get(
+        "already_complete"
+    )
+
+
 def test_bad_arguments(tmp_path):
     cases = [
         ({"count": 0}, "count must be"),
         ({"repeats": 0}, "repeats must be"),
         ({"chunk_size": -1}, "chunk_size must be"),
         ({"jobs": 0}, "jobs must be"),
+        ({"beam_width": -1}, "beam_width must be"),
+        ({"beam_width": True}, "beam_width must be"),
         ({"feature_set": "most"}, "unknown feature set"),
         ({"label_by": "size"}, "unknown label scheme"),
         ({"thresholds": (1, 2, 3)}, "needs 2 thresholds"),

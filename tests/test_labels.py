@@ -11,6 +11,7 @@ from rumdiff.labels import (
     check_thresholds,
     class_counts,
     compute_labels,
+    default_thresholds,
     label_by_time,
     label_by_work,
     label_name,
@@ -45,6 +46,15 @@ def test_defaults_come_from_config():
     assert check_thresholds("work") == tuple(config.LABEL_THRESHOLDS["work"])
     assert check_thresholds("time") == (0.0001, 0.1, 1.0)
     assert config.LABEL_BY == "work"
+
+
+def test_plain_dp_datasets_have_their_own_work_defaults():
+    assert default_thresholds("work") == tuple(config.LABEL_THRESHOLDS["work"])
+    assert default_thresholds("work", beam_width=0) == tuple(config.PLAIN_DP_WORK_THRESHOLDS)
+    assert default_thresholds("time", beam_width=0) == tuple(config.LABEL_THRESHOLDS["time"])
+    assert check_thresholds("work", default_thresholds("work", beam_width=0))
+    with pytest.raises(ValueError, match="unknown label scheme"):
+        default_thresholds("size")
 
 
 def test_work_boundaries():

@@ -90,6 +90,7 @@ def test_sidecar_records_what_prediction_needs(saved):
     assert metadata["feature_names"] == feature_names("all", k=4, m=2)
     assert metadata["features_sha256"] == features_fingerprint("all", k=4, m=2, n=20)
     assert metadata["label_by"] == "work" and metadata["thresholds"] == [15_000, 40_000]
+    assert metadata["beam_width"] == config.BEAM_WIDTH
     assert (metadata["k"], metadata["m"], metadata["n"]) == (4, 2, 20)
     assert metadata["training_data"]["sha256"] == "" or len(metadata["training_data"]["sha256"])
     assert metadata["training_data"]["rows"] == 300

@@ -80,6 +80,12 @@ def register(subparsers) -> None:
         help=f"feature columns to store (default: {config.DATASET_FEATURE_SET})",
     )  # fmt: skip
     parser.add_argument(
+        "--beam-width", type=int, default=config.BEAM_WIDTH,
+        help="the solver's beam width: never changes a score, but decides the work and so "
+        "the work labels; 0 labels by the work of the plain exact DP, which follows the "
+        f"size of the puzzle's search space (default: {config.BEAM_WIDTH}, rumdiff's solver)",
+    )  # fmt: skip
+    parser.add_argument(
         "--chunk-size", type=int, default=config.DATASET_CHUNK,
         help="puzzles per saved chunk: an interruption loses at most the chunks being "
         f"solved (default: {config.DATASET_CHUNK})",
@@ -195,7 +201,8 @@ def run(args) -> int:
             seed=args.seed, percentages=args.percentages, regime_weights=args.regime_weights,
             jobs=args.jobs, repeats=args.repeats, label_by=args.label_by,
             thresholds=args.thresholds, feature_set=args.features, chunk_size=args.chunk_size,
-            resume=args.resume, command=_command(args), progress=None if args.quiet else progress,
+            beam_width=args.beam_width, resume=args.resume, command=_command(args),
+            progress=None if args.quiet else progress,
         )  # fmt: skip
     except KeyboardInterrupt:
         progress.close()
