@@ -6,7 +6,7 @@ OUT ?= runs/quickstart
 COUNT ?= 20000
 SEED ?= 0
 
-.PHONY: setup run default-model test lint bench clean
+.PHONY: setup run default-model plain-dp-model test lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -26,6 +26,11 @@ run: setup
 default-model: setup
 	$(BIN)/rumdiff generate data/generated/default.parquet --count 100000 --seed 1 --resume
 	$(BIN)/rumdiff train data/generated/default.parquet -o runs/default-model --model models/default.joblib --seed 1 --compare
+
+# The same puzzles labelled by the plain exact DP's work (rumdiff generate --beam-width 0).
+plain-dp-model: setup
+	$(BIN)/rumdiff generate data/generated/plain100k.parquet --count 100000 --seed 1 --beam-width 0 --resume
+	$(BIN)/rumdiff train data/generated/plain100k.parquet -o runs/plain-dp-model --seed 1 --compare
 
 lint: setup
 	$(BIN)/ruff check rumdiff tests experiments

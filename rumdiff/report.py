@@ -278,7 +278,9 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     data, metrics = result.data, result.metrics
-    title = f"{len(data):,} puzzles G({data.k}, {data.m}, {data.n}), {data.label_by} labels"
+    plain = data.label_by == "work" and beam_width_of(data.metadata) == 0
+    labels = "plain-DP work" if plain else data.label_by
+    title = f"{len(data):,} puzzles G({data.k}, {data.m}, {data.n}), {labels} labels"
     written = []
 
     def text(name: str, content: str) -> None:
@@ -361,7 +363,7 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
         "folds; per fold in cv_folds.csv).\n",
         _markdown(per_class),
         f"Beside the thesis (its {THESIS['rows']:,} puzzles, time labels on its machine, "
-        f"10-fold CV); ours: {len(data):,} puzzles, {data.label_by} labels:\n",
+        f"10-fold CV); ours: {len(data):,} puzzles, {labels} labels:\n",
         _markdown(versus_table),
         "![confusion matrix](confusion_matrix.png)\n",
         "## Feature importance\n",

@@ -292,3 +292,21 @@ def _puzzles_like(frame):
     from rumdiff.puzzle_codec import decode_puzzles
 
     return Puzzles(decode_puzzles(frame["puzzle"].iloc[:20].tolist(), 4, 20, m=2), m=2)
+
+
+def test_plain_dp_labels_are_named_in_the_report_and_the_model(tmp_path, tiny_grid):
+    from rumdiff.dataset import build_dataset
+
+    path = tmp_path / "plain.parquet"
+    build_dataset(path, count=300, n=20, seed=3, jobs=1, beam_width=0, thresholds=(1, 2))
+    frame, _ = read(path)
+    dp = frame.loc[frame["method"] == "dp", "transitions"]
+    low, high = (int(q) for q in dp.quantile([1 / 3, 2 / 3]))
+    out = tmp_path / "run"
+    args = ["train", str(path), "-o", str(out), "--folds", "3", "--jobs", "1"]
+    assert main([*args, "--thresholds", f"{low},{high}"]) == 0
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "300 puzzles G(4, 2, 20), plain-DP work labels" in text
+    assert "solver beam width 0" in text
+    sidecar = json.loads((out / "model.joblib.json").read_text())
+    assert sidecar["beam_width"] == 0 and sidecar["thresholds"] == [low, high]
