@@ -26,3 +26,19 @@ def shared_examples():
     if not puzzles.exists():
         pytest.skip(f"{puzzles} not found (shared/ lies beside the repo in CI)")
     return puzzles, scores
+
+
+def assert_fresh_features(frame, metadata, feature_set="all", *, k=4, m=2, n=100):
+    """The dataset's feature columns are what rumdiff.features computes from its puzzles."""
+    import pandas as pd
+
+    from rumdiff.dataset import dataset_columns
+    from rumdiff.features import compute_features, feature_names
+    from rumdiff.puzzle_codec import decode_puzzles
+
+    names = feature_names(feature_set, k=k, m=m)
+    assert metadata["features"] == names
+    assert list(frame.columns) == dataset_columns(m, names)
+    expected = compute_features(decode_puzzles(frame["puzzle"], k, n), m=m, feature_set=feature_set)
+    pd.testing.assert_frame_equal(frame[names], expected.reset_index(drop=True))
+    return names

@@ -14,6 +14,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import assert_fresh_features
 
 from rumdiff import __version__, config
 from rumdiff.cli import main
@@ -277,16 +278,10 @@ def test_resume_after_kill(one_go, tmp_path):
 
 
 def test_feature_columns(tmp_path):
-    features = pytest.importorskip("rumdiff.features")
+    pytest.importorskip("rumdiff.features")
     path = tmp_path / "data.parquet"
     metadata = build_dataset(path, count=25, chunk_size=10, seed=5, jobs=1, feature_set="all")
-    frame = read_dataset(path)
-    names = features.feature_names("all", k=4, m=2)
-    assert metadata["features"] == names
-    assert list(frame.columns) == dataset_columns(2, names)
-    copies = decode_puzzles(frame["puzzle"], 4, 100)
-    expected = features.compute_features(copies, m=2, feature_set="all")
-    pd.testing.assert_frame_equal(frame[names], expected.reset_index(drop=True))
+    assert_fresh_features(read_dataset(path), metadata)
 
 
 def test_beam_width_changes_the_work_never_the_scores(one_go, tmp_path):
