@@ -45,6 +45,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from rumdiff import config
+from rumdiff.batch import SOLVER_COLUMNS, solve_batch
 from rumdiff.dataset_io import (
     DatasetError,
     atomic_write_frame,
@@ -73,20 +74,17 @@ __all__ = [
     "metadata_path",
     "read_dataset",
     "read_metadata",
-    "solve_batch",
     "work_dir",
     "write_dataset",
 ]
 
 #: Columns before the copy probabilities, and between them and the features.
 _HEAD = ("id", "k", "m", "n", "puzzle", "mode", "regime")
-_SOLVER = ("score", "lower", "upper", "states", "transitions", "method", "seconds")
 #: Every dataset column that is not a feature or a probability.
-BASE_COLUMNS = (*_HEAD, *_SOLVER, "label")
+BASE_COLUMNS = (*_HEAD, *SOLVER_COLUMNS, "label")
 #: Feature sets a dataset can hold; "none" stores no feature column.
 FEATURE_SETS = ("thesis", "extended", "all", "none")
 _RUN_FILE = "run.json"
-_warm: set = set()  # shapes solved once in this process, so timings exclude the JIT
 
 
 @dataclass(frozen=True)
@@ -165,52 +163,7 @@ def feature_columns(feature_set: str, k: int, m: int) -> list[str]:
 def dataset_columns(m: int, features) -> list[str]:
     """Column names of a dataset with copies up to ``m`` and the given feature names."""
     probabilities = [f"p{j}" for j in range(m + 1)]
-    return [*_HEAD, *probabilities, *_SOLVER, *features, "label"]
-
-
-def solve_batch(
-    copies, *, m: int, repeats: int = 1, beam_width: int = config.BEAM_WIDTH
-) -> dict[str, np.ndarray]:
-    """Solve stacked puzzles ``(puzzles, n, k)``; the solver columns of their rows.
-
-    ``beam_width`` is the solver's (:func:`rumdiff.solver.solve`): it changes the work
-    columns, never the scores. Each process solves its first puzzle of each shape once
-    untimed, so that ``seconds`` never includes loading the numba kernels. ``seconds``
-    is the fastest of ``repeats`` solves; the work must be the same in every repeat.
-
-    Returns
-    -------
-    dict
-        ``score``, ``lower``, ``upper``, ``states``, ``transitions`` (int64),
-        ``method`` (object) and ``seconds`` (float64) arrays.
-    """
-    from rumdiff.puzzle import Puzzle
-    from rumdiff.solver import solve
-
-    copies = np.asarray(copies)
-    count = len(copies)
-    out = {name: np.zeros(count, dtype=np.int64) for name in _SOLVER}
-    out["method"] = np.empty(count, dtype=object)
-    out["seconds"] = np.zeros(count, dtype=np.float64)
-    if count and (copies.shape[1:], m) not in _warm:
-        solve(Puzzle(copies[0], m=m))
-        _warm.add((copies.shape[1:], m))
-    for i in range(count):
-        puzzle = Puzzle(copies[i], m=m)
-        first = solve(puzzle, beam_width=beam_width)
-        work, seconds = first.work, first.work.seconds
-        for _ in range(repeats - 1):
-            again = solve(puzzle, beam_width=beam_width)
-            if (again.score, again.work.transitions) != (first.score, work.transitions):
-                raise RuntimeError(f"internal error: the solver is not deterministic on {i}")
-            seconds = min(seconds, again.work.seconds)
-        for name, value in (
-            ("score", first.score), ("lower", first.lower), ("upper", first.upper),
-            ("states", work.states), ("transitions", work.transitions),
-            ("method", work.method), ("seconds", seconds),
-        ):  # fmt: skip
-            out[name][i] = value
-    return out
+    return [*_HEAD, *probabilities, *SOLVER_COLUMNS, *features, "label"]
 
 
 def _chunk_rows(spec: _Spec, start: int, copies, regime, probabilities):

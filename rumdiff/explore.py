@@ -58,7 +58,7 @@ def _cell_count(percentages, k: int, n: int, samples: int) -> int:
 
 
 def _cell(copies, m: int, repeats: int) -> dict:
-    from rumdiff.dataset import solve_batch
+    from rumdiff.batch import solve_batch
 
     solved = solve_batch(copies, m=m, repeats=repeats)
     return {

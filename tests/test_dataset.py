@@ -17,6 +17,7 @@ import pytest
 from helpers import assert_fresh_features
 
 from rumdiff import __version__, config
+from rumdiff.batch import solve_batch
 from rumdiff.cli import main
 from rumdiff.dataset import (
     BASE_COLUMNS,
@@ -26,7 +27,6 @@ from rumdiff.dataset import (
     metadata_path,
     read_dataset,
     read_metadata,
-    solve_batch,
     work_dir,
     write_dataset,
 )
