@@ -6,6 +6,8 @@ Two schemes, each a set of thresholds (defaults in ``config.LABEL_THRESHOLDS``):
   puzzle by preprocessing and bounds alone (method ``"bounds"``, no DP work); otherwise
   moderate, medium or hard by two thresholds ``(t1, t2)`` on the solver's transitions:
   ``transitions < t1`` moderate, ``t1 <= transitions < t2`` medium, ``t2 <=`` hard.
+  A dataset solved with the beam search off (``beam_width=0``) counts the plain exact
+  DP's transitions and has its own defaults (:func:`default_thresholds`).
 - ``time`` (the thesis's, Section 7.4): three thresholds ``(t0, t1, t2)`` on solve
   seconds: ``seconds < t0`` easy, ``< t1`` moderate, ``< t2`` medium, else hard. Seconds
   depend on the machine and its load, so the same puzzle may change class.
