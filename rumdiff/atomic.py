@@ -16,7 +16,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_write_text", "staged"]
+__all__ = ["atomic_write", "atomic_write_png", "atomic_write_text", "staged"]
 
 
 @lru_cache(maxsize=1)
@@ -70,6 +70,11 @@ def atomic_write_text(path, text: str, *, encoding: str = "utf-8") -> None:
             stream.write(text)
 
     atomic_write(path, write)
+
+
+def atomic_write_png(path, figure) -> None:
+    """Save a matplotlib figure as a PNG (110 dpi, every figure rumdiff draws), atomically."""
+    atomic_write(path, lambda temporary: figure.savefig(temporary, format="png", dpi=110))
 
 
 @contextlib.contextmanager

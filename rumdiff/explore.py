@@ -151,13 +151,11 @@ def explore(
 
 def plot_explore(frame, grid: str, path, *, title: str = "") -> None:
     """Draw one grid of :func:`explore` as two heatmaps (time, work) into a PNG file."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib import colormaps
     from matplotlib.colors import LogNorm
+    from matplotlib.figure import Figure
 
-    from rumdiff.atomic import atomic_write
+    from rumdiff.atomic import atomic_write_png
 
     cells = frame[frame["grid"] == grid]
     if cells.empty:
@@ -166,7 +164,8 @@ def plot_explore(frame, grid: str, path, *, title: str = "") -> None:
     step = float(np.min(np.diff(values))) if len(values) > 1 else 1.0
     edges = np.append(values - step / 2, values[-1] + step / 2)
     index = {v: i for i, v in enumerate(values)}
-    figure, axes = plt.subplots(1, 2, figsize=(12, 5.2), layout="constrained")
+    figure = Figure(figsize=(12, 5.2), layout="constrained")
+    axes = figure.subplots(1, 2)
     for axis, (column, label) in zip(axes, _METRICS, strict=True):
         image = np.full((len(values), len(values)), np.nan)
         for p0, p1, value in zip(cells["p0"], cells["p1"], cells[column], strict=True):
@@ -175,7 +174,7 @@ def plot_explore(frame, grid: str, path, *, title: str = "") -> None:
         low = positive.min() if positive.size else 1.0
         high = max(positive.max(), low * 10) if positive.size else 10.0
         # Cells with p0 + p1 > 100 do not exist: masked, drawn white.
-        colours = plt.get_cmap("viridis").with_extremes(bad="white")
+        colours = colormaps["viridis"].with_extremes(bad="white")
         mesh = axis.pcolormesh(
             edges, edges, np.ma.masked_invalid(np.clip(image, low, None)),
             norm=LogNorm(vmin=low, vmax=high), cmap=colours,
@@ -189,8 +188,7 @@ def plot_explore(frame, grid: str, path, *, title: str = "") -> None:
         axis.set_title(label)
         axis.set_aspect("equal")
     figure.suptitle(title)
-    atomic_write(path, lambda temporary: figure.savefig(temporary, format="png", dpi=110))
-    plt.close(figure)
+    atomic_write_png(path, figure)
 
 
 def write_explore(frame, folder, *, k: int, m: int, n: int) -> list:

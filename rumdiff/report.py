@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rumdiff.atomic import atomic_write, atomic_write_text
+from rumdiff.atomic import atomic_write_png, atomic_write_text
 from rumdiff.dataset import beam_width_of
 from rumdiff.error_analysis import (
     bound_markdown,
@@ -56,14 +56,6 @@ THESIS = {
         "hard": (0.74, 0.74, 0.74, 28.7),
     },
 }
-
-
-def _write_text(path: Path, text: str) -> None:
-    atomic_write_text(path, text)
-
-
-def _save_figure(figure, path: Path) -> None:
-    atomic_write(path, lambda name: figure.savefig(name, format="png", dpi=110))
 
 
 def _csv(frame: pd.DataFrame) -> str:
@@ -230,9 +222,10 @@ def write_comparison(outdir, summary: pd.DataFrame, per_fold: pd.DataFrame, fold
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     paths = [outdir / name for name in ("compare.csv", "compare_folds.csv", "compare.md")]
-    _write_text(paths[0], _csv(summary))
-    _write_text(paths[1], _csv(per_fold))
-    _write_text(paths[2], "# Feature sets side by side\n\n" + comparison_markdown(summary, folds))
+    atomic_write_text(paths[0], _csv(summary))
+    atomic_write_text(paths[1], _csv(per_fold))
+    heading = "# Feature sets side by side\n\n"
+    atomic_write_text(paths[2], heading + comparison_markdown(summary, folds))
     return paths
 
 
@@ -284,11 +277,11 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
     written = []
 
     def text(name: str, content: str) -> None:
-        _write_text(outdir / name, content)
+        atomic_write_text(outdir / name, content)
         written.append(outdir / name)
 
     def figure(name: str, drawn) -> None:
-        _save_figure(drawn, outdir / name)
+        atomic_write_png(outdir / name, drawn)
         written.append(outdir / name)
 
     text("classification_report.txt", _report_text(result, metrics))
