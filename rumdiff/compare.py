@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from rumdiff import config
-from rumdiff.train import class_metrics, cross_validate, folds_of, search, with_sample_cap
+from rumdiff.train import class_metrics, cross_validate, folds_of, tune
 from rumdiff.training_data import CLASS_NAMES, check_features, training_data
 
 __all__ = ["compare_feature_sets"]
@@ -25,11 +25,14 @@ def compare_feature_sets(
     label_by: str = config.TRAIN_LABEL_BY,
     thresholds=None,
     grid="default",
+    search_rows="grid",
     folds: int = config.TRAIN_FOLDS,
     jobs: int = 1,
     seed: int = config.SEED,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Cross-validate each feature set on the same folds, each with its own searched parameters.
+
+    ``grid`` and ``search_rows`` are as for :func:`rumdiff.train.train`.
 
     Returns
     -------
@@ -47,9 +50,7 @@ def compare_feature_sets(
         )
         check_features(data)
         splits = folds_of(data.y, folds, seed)  # same y and seed: the same folds every time
-        rows = config.TRAIN_SEARCH_ROWS.get(grid) if isinstance(grid, str) else None
-        best, _, _ = search(data, grid, rows=rows, jobs=jobs, seed=seed)
-        best = with_sample_cap(best, grid)
+        best, _, _ = tune(data, grid, search_rows=search_rows, jobs=jobs, seed=seed)
         y_pred, _, _, scores, _ = cross_validate(data, best, splits, jobs=jobs, seed=seed)
         scores.insert(0, "feature_set", feature_set)
         per_fold.append(scores)

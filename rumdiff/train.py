@@ -71,6 +71,7 @@ __all__ = [
     "stratified_subsample",
     "train",
     "training_data",
+    "tune",
     "with_sample_cap",
 ]
 
@@ -193,18 +194,18 @@ def stratified_subsample(y: np.ndarray, rows: int | None, seed: int) -> np.ndarr
     return np.sort(keep)
 
 
-def folds_of(y: np.ndarray, folds: int, seed: int) -> list:
+def folds_of(y: np.ndarray, folds: int, seed: int, what: str = "cross-validation") -> list:
     """The stratified, shuffled, seeded folds every evaluation here uses: (train, test) pairs."""
     from sklearn.model_selection import StratifiedKFold
 
-    _check_folds(y, folds, "cross-validation")
+    _check_folds(y, folds, what)
     splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
     return list(splitter.split(np.zeros(len(y)), y))
 
 
 def search(data: TrainingData, grid="default", *, rows=None, jobs=1, seed=config.SEED):
     """Stage 1: grid search on a stratified subsample; returns (best params, table, rows)."""
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+    from sklearn.model_selection import GridSearchCV
 
     param_grid = grid_for(grid)
     keep = stratified_subsample(data.y, rows, seed)
@@ -214,12 +215,11 @@ def search(data: TrainingData, grid="default", *, rows=None, jobs=1, seed=config
         table = pd.DataFrame([[*map(str, best.values()), np.nan, np.nan, 1]],
                              columns=[*best, "mean_score", "std_score", "rank"])  # fmt: skip
         return best, table, 0
-    _check_folds(data.y[keep], config.TRAIN_SEARCH_FOLDS, "grid search")
-    splitter = StratifiedKFold(config.TRAIN_SEARCH_FOLDS, shuffle=True, random_state=seed)
+    splits = folds_of(data.y[keep], config.TRAIN_SEARCH_FOLDS, seed, "grid search")
     # Parallel over candidates and folds, one thread per forest: less overhead than the reverse.
     searcher = GridSearchCV(
         make_pipeline(seed=seed, jobs=1), param_grid, scoring=config.TRAIN_SCORING,
-        cv=splitter, n_jobs=jobs, refit=False, error_score="raise",
+        cv=splits, n_jobs=jobs, refit=False, error_score="raise",
     )  # fmt: skip
     searcher.fit(data.X[keep], data.y[keep])
     results = searcher.cv_results_
@@ -236,6 +236,19 @@ def search(data: TrainingData, grid="default", *, rows=None, jobs=1, seed=config
     table = table.sort_values(["rank", "mean_score"], ascending=[True, False], kind="stable")
     best = {name.removeprefix("forest__"): value for name, value in searcher.best_params_.items()}
     return best, table.reset_index(drop=True), len(keep)
+
+
+def tune(data: TrainingData, grid="default", *, search_rows="grid", jobs=1, seed=config.SEED):
+    """Stage 1 as :func:`train` and :func:`rumdiff.compare.compare_feature_sets` run it.
+
+    ``search_rows="grid"`` takes ``config.TRAIN_SEARCH_ROWS`` of a named grid (every
+    row for a dict). Returns the best parameters with the grid's per-tree sample cap,
+    the table of candidates and the rows searched.
+    """
+    if search_rows == "grid":
+        search_rows = config.TRAIN_SEARCH_ROWS.get(grid) if isinstance(grid, str) else None
+    best, table, searched = search(data, grid, rows=search_rows, jobs=jobs, seed=seed)
+    return with_sample_cap(best, grid), table, searched
 
 
 def with_sample_cap(params: dict, grid) -> dict:
@@ -292,7 +305,6 @@ def importances(data, final, first, test_rows, *, jobs=1, seed=config.SEED) -> p
     rng = np.random.default_rng(seed)
     if len(test_rows) > config.PERMUTATION_ROWS:
         test_rows = np.sort(rng.choice(test_rows, config.PERMUTATION_ROWS, replace=False))
-    first.named_steps["forest"].set_params(n_jobs=jobs)
     permuted = permutation_importance(
         first, data.X[test_rows], data.y[test_rows], scoring=config.TRAIN_SCORING,
         n_repeats=config.PERMUTATION_REPEATS, random_state=seed, n_jobs=1,
@@ -344,10 +356,7 @@ def train(
     began = time.perf_counter()
     check_features(data)
     splits = folds_of(data.y, folds, seed)
-    if search_rows == "grid":
-        search_rows = config.TRAIN_SEARCH_ROWS.get(grid) if isinstance(grid, str) else None
-    best, table, searched = search(data, grid, rows=search_rows, jobs=jobs, seed=seed)
-    best = with_sample_cap(best, grid)
+    best, table, searched = tune(data, grid, search_rows=search_rows, jobs=jobs, seed=seed)
     timings["search"] = time.perf_counter() - began
     mark = time.perf_counter()
     y_pred, proba, classes, fold_scores, first = cross_validate(

@@ -181,18 +181,36 @@ def test_cli_train_saves_the_model_where_asked(dataset, tmp_path, tiny_grid):
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging left
 
 
-def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid):
+def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid, monkeypatch):
+    import rumdiff.compare
+    import rumdiff.train
+
+    searched, tested = [], []
+    search, cross_validate = rumdiff.train.search, rumdiff.compare.cross_validate
+
+    def recording_search(data, grid, *, rows, **options):
+        searched.append(rows)
+        return search(data, grid, rows=rows, **options)
+
+    def recording_cross_validate(data, params, splits, **options):
+        tested.append([test.tolist() for _, test in splits])
+        return cross_validate(data, params, splits, **options)
+
+    monkeypatch.setattr(rumdiff.train, "search", recording_search)
+    monkeypatch.setattr(rumdiff.compare, "cross_validate", recording_cross_validate)
     out = tmp_path / "run"
     args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1", "--compare"]
-    assert main(args) == 0
+    assert main([*args, "--search-rows", "120"]) == 0
+    assert searched == [120, 120, 120]  # the run, then each compared set
+    assert len(tested) == 2 and tested[0] == tested[1]  # the same folds
     table = pd.read_csv(out / "compare.csv")
     assert list(table["feature_set"]) == list(config.COMPARE_FEATURE_SETS)
     for column in ("accuracy_mean", "accuracy_std", "macro_f1_mean", "macro_f1_std"):
         assert table[column].between(0, 1).all()
-    assert table["macro_f1_gain_mean"].iloc[0] == 0
     folds = pd.read_csv(out / "compare_folds.csv")
-    by_set = [group["rows"].to_numpy() for _, group in folds.groupby("feature_set")]
-    np.testing.assert_array_equal(*by_set)  # the same folds
+    gain = folds.pivot(index="fold", columns="feature_set", values="macro_f1")
+    gain = gain["extended"] - gain["thesis"]
+    assert table["macro_f1_gain_mean"].iloc[1] == pytest.approx(gain.mean(), abs=1e-5)
     assert "± " in (out / "compare.md").read_text(encoding="utf-8")
     assert "Feature sets side by side" in (out / "report.md").read_text(encoding="utf-8")
 

@@ -120,8 +120,8 @@ def run(args) -> int:
         comparison = None
         if args.compare:
             comparison = compare.compare_feature_sets(
-                frame, metadata, grid=args.grid, folds=args.folds, jobs=args.jobs,
-                seed=args.seed, **common,
+                frame, metadata, grid=args.grid, search_rows=search_rows, folds=args.folds,
+                jobs=args.jobs, seed=args.seed, **common,
             )  # fmt: skip
     except ValueError as error:
         raise UserError(f"{args.dataset}: {error}") from None
