@@ -26,7 +26,8 @@ MAX_N = 10_000
 #: Solver budget: the most DP states kept over a whole puzzle before giving up.
 MAX_STATES = 50_000_000
 #: Solver budget: the most DP states alive at once (between two colour passes); the
-#: kernel reserves lists of this size (about 36 bytes a state).
+#: kernel reserves lists of this size (64 bytes a state: two sets of code, bits,
+#: value and origin, and an optimistic value).
 MAX_LIVE_STATES = 1 << 23
 #: Width of the beam search that gives the exact DP its first lower bound.
 BEAM_WIDTH = 64

@@ -31,7 +31,7 @@ def _as_copies(copies, m: int) -> np.ndarray:
     array = np.asarray(copies)
     if array.ndim < 2:
         raise ValueError(f"copies must have shape (n, k), got {array.shape}")
-    if array.dtype == bool or not np.issubdtype(array.dtype, np.number):
+    if array.dtype == bool or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array):
         raise ValueError(f"copies must be whole numbers, got dtype {array.dtype}")
     if array.size and not np.issubdtype(array.dtype, np.integer):
         if not np.all(np.isfinite(array)) or not np.all(np.equal(np.mod(array, 1), 0)):

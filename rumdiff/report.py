@@ -102,7 +102,7 @@ def _confusion_figure(counts: pd.DataFrame, normalised: pd.DataFrame, title: str
         (figure.add_subplot(1, 2, 2), normalised.to_numpy(), "share of each true class", "{:.2f}"),
     ):
         shown = matrix / max(matrix.max(), 1e-12)
-        image = axes.imshow(shown, cmap="Blues", vmin=0, vmax=1)
+        axes.imshow(shown, cmap="Blues", vmin=0, vmax=1)
         for (row, column), value in np.ndenumerate(matrix):
             colour = "white" if shown[row, column] > 0.55 else "black"
             axes.text(column, row, text.format(value), ha="center", va="center", color=colour)
@@ -111,7 +111,6 @@ def _confusion_figure(counts: pd.DataFrame, normalised: pd.DataFrame, title: str
         axes.set_xlabel("predicted")
         axes.set_ylabel("true")
         axes.set_title(caption)
-        del image
     figure.suptitle(title)
     return figure
 
@@ -142,12 +141,10 @@ def _importance_figure(table: pd.DataFrame, title: str):
 
 def label_distribution(result) -> pd.DataFrame:
     """Rows and share per class, beside the thesis's shares (its time labels)."""
-    from rumdiff.train import CLASS_NAMES
+    from rumdiff.labels import class_counts
 
-    counts = pd.Series(result.data.y).value_counts()
     rows = []
-    for label, name in CLASS_NAMES.items():
-        count = int(counts.get(label, 0))
+    for label, (name, count) in enumerate(class_counts(result.data.y).items(), start=1):
         share = 100 * count / len(result.data)
         rows.append((label, name, count, share, THESIS["classes"][name][3]))
     return pd.DataFrame(rows, columns=["label", "class", "rows", "percent", "thesis_percent"])

@@ -66,7 +66,7 @@ class Work:
     transitions: int
     seconds: float
     method: str
-    exact_passes: int = 0
+    exact_passes: int
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rumdiff import config
-from rumdiff._kernels.features import colour_runs, runs_rules
+from rumdiff._kernels.features import colour_runs, runs_rules, window_runs
 from rumdiff.cli import main
 from rumdiff.features import (
     EXTENDED_FEATURES,
@@ -335,9 +335,15 @@ def test_generalised_g_is_the_thesis_rule_for_k4_m2():
 
 
 def test_window_rule_is_the_published_rule_for_m2():
+    # Each window of a 3-value column, as the kernel counts it, against the thesis's rule.
     for a, b in np.ndindex(3, 3):
         published = 2 if a > 1 and b > 1 else 1 if a and b else 0
-        assert min(a, b) == published
+        below = np.array([[a], [b], [1]], dtype=np.int64)  # the cell on top: two below
+        around = np.array([[a], [1], [b]], dtype=np.int64)  # the cell in the middle
+        above = np.array([[1], [a], [b]], dtype=np.int64)  # the cell at the bottom
+        assert window_runs(below, 2, 0) == published
+        assert window_runs(around, 1, 0) == published
+        assert window_runs(above, 0, 0) == published
 
 
 @pytest.mark.parametrize(("k", "m", "n"), SHAPES)

@@ -21,10 +21,7 @@ from rumdiff._kernels.tiles import (
 THESIS_BOUND_GAP = 0
 THESIS_TILE_SURPLUS = 1
 THESIS_IN_BOTH = 2
-THESIS_REMOVED = 3
-THESIS_RUNS_POINTS = 4
-THESIS_RUNS_TILES = 5
-THESIS_COUNTS = 6
+THESIS_COUNTS = 3
 
 #: Columns of :func:`extended_stack`'s output, in order.
 EXTENDED_COLUMNS = (
@@ -145,8 +142,7 @@ def thesis_stack(stack, m, s, gv, out):
 
     Per puzzle: :func:`thesis_remove`, then groups-only (value times group value) and
     :func:`runs_rules`; ``out`` receives bound gap, tile surplus, tiles in run and
-    group, copies removed, the rules' runs-only points and tiles, then the number of
-    cells holding 0..m copies after removal.
+    group, then the number of cells holding 0..m copies after removal.
     """
     count, n, k = stack.shape
     x = np.empty((n, k), np.int64)
@@ -154,7 +150,7 @@ def thesis_stack(stack, m, s, gv, out):
         for w in range(n):
             for c in range(k):
                 x[w, c] = stack[p, w, c]
-        removed = thesis_remove(x, gv, m, s)
+        thesis_remove(x, gv, m, s)
         tiles = 0
         points = 0
         group_points = 0
@@ -185,9 +181,6 @@ def thesis_stack(stack, m, s, gv, out):
         out[p, THESIS_BOUND_GAP] = upper - lower
         out[p, THESIS_TILE_SURPLUS] = tiles - max(run_tiles, group_tiles)
         out[p, THESIS_IN_BOTH] = in_both
-        out[p, THESIS_REMOVED] = removed
-        out[p, THESIS_RUNS_POINTS] = run_points
-        out[p, THESIS_RUNS_TILES] = run_tiles
     return out
 
 

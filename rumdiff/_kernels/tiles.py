@@ -121,10 +121,3 @@ def row_upper_bounds(x, gv, m, out):
             tiles += x[w, c]
             runs += min(x[w, c], run_capacity(x, w, c))
         out[w] = (w + 1) * min(tiles, gv[group_index(x[w], m + 1)] + runs)
-
-
-@njit(cache=True)
-def stack_remove_isolated(stack, s, removed_out):
-    """:func:`remove_isolated` on every puzzle of a ``(puzzles, n, k)`` stack."""
-    for p in range(stack.shape[0]):
-        removed_out[p] = remove_isolated(stack[p], s)
