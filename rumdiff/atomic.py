@@ -10,13 +10,14 @@ reports.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_write_png", "atomic_write_text", "staged"]
+__all__ = ["atomic_write", "atomic_write_json", "atomic_write_png", "atomic_write_text", "staged"]
 
 
 @lru_cache(maxsize=1)
@@ -70,6 +71,19 @@ def atomic_write_text(path, text: str, *, encoding: str = "utf-8") -> None:
             stream.write(text)
 
     atomic_write(path, write)
+
+
+def _json_default(value):
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def atomic_write_json(path, data: dict) -> None:
+    """Write ``data`` as indented JSON (numpy scalars as numbers), atomically."""
+    atomic_write_text(path, json.dumps(data, indent=2, default=_json_default) + "\n")
 
 
 def atomic_write_png(path, figure) -> None:

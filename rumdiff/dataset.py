@@ -45,11 +45,11 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from rumdiff import config
+from rumdiff.atomic import atomic_write_json
 from rumdiff.batch import SOLVER_COLUMNS, solve_batch
 from rumdiff.dataset_io import (
     DatasetError,
     atomic_write_frame,
-    atomic_write_json,
     cast_columns,
     dataset_format,
     git_commit,
@@ -61,7 +61,7 @@ from rumdiff.dataset_io import (
     work_dir,
     write_dataset,
 )
-from rumdiff.labels import check_thresholds, class_counts, compute_labels, default_thresholds
+from rumdiff.labels import check_thresholds, class_counts, compute_labels
 
 __all__ = [
     "BASE_COLUMNS",
@@ -310,9 +310,7 @@ def build_dataset(
         tuple(float(w) for w in regime_weights), _positive("repeats", repeats),
         feature_set, _positive("chunk_size", chunk_size), _beam_width(beam_width),
     )  # fmt: skip
-    if thresholds is None:
-        thresholds = default_thresholds(label_by, beam_width=spec.beam_width)
-    thresholds = check_thresholds(label_by, thresholds)
+    thresholds = check_thresholds(label_by, thresholds, beam_width=spec.beam_width)
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs == 0:
         raise DatasetError(f"jobs must be a non-zero whole number, got {jobs!r}")
     features = feature_columns(feature_set, k, m)

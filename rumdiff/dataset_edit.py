@@ -18,7 +18,7 @@ from rumdiff.dataset_io import (
     read_metadata,
     write_dataset,
 )
-from rumdiff.labels import check_thresholds, class_counts, compute_labels, default_thresholds
+from rumdiff.labels import check_thresholds, class_counts, compute_labels
 
 __all__ = ["refeaturise_dataset", "relabel_dataset"]
 
@@ -49,9 +49,7 @@ def relabel_dataset(
     frame = read_dataset(path)
     sidecar = metadata_path(path)
     metadata = read_metadata(sidecar) if sidecar.exists() else {}
-    if thresholds is None:
-        thresholds = default_thresholds(label_by, beam_width=beam_width_of(metadata))
-    thresholds = check_thresholds(label_by, thresholds)
+    thresholds = check_thresholds(label_by, thresholds, beam_width=beam_width_of(metadata))
     missing = [c for c in ("method", "transitions", "seconds") if c not in frame.columns]
     if missing:
         raise DatasetError(f"{path}: not a rumdiff dataset (no column {missing[0]!r})")

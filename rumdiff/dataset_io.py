@@ -12,17 +12,13 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from rumdiff import __version__
-from rumdiff.atomic import atomic_write
+from rumdiff.atomic import atomic_write, atomic_write_json
 
 __all__ = [
     "DatasetError",
-    "atomic_write",
     "atomic_write_frame",
     "cast_columns",
-    "atomic_write_json",
     "dataset_format",
     "git_commit",
     "metadata_path",
@@ -109,23 +105,6 @@ def git_commit() -> dict:
     """``git_commit`` (HEAD of the checkout rumdiff runs from, or None) and ``git_dirty``."""
     commit, dirty = _git()
     return {"git_commit": commit, "git_dirty": dirty}
-
-
-def _json_default(value):
-    if isinstance(value, np.generic):
-        return value.item()
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
-
-
-def atomic_write_json(path, data: dict) -> None:
-    """Write ``data`` as indented JSON, atomically and durably."""
-    text = json.dumps(data, indent=2, default=_json_default) + "\n"
-
-    def write(temporary):
-        with open(temporary, "w", encoding="utf-8") as stream:
-            stream.write(text)
-
-    atomic_write(path, write)
 
 
 def atomic_write_frame(frame, path, fmt: str) -> None:

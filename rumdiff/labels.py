@@ -55,8 +55,9 @@ def default_thresholds(scheme: str, *, beam_width: int = config.BEAM_WIDTH) -> t
     return tuple(config.LABEL_THRESHOLDS[scheme])
 
 
-def check_thresholds(scheme: str, thresholds=None) -> tuple:
-    """Validate a scheme and its thresholds; ``None`` gives the scheme's defaults.
+def check_thresholds(scheme: str, thresholds=None, *, beam_width: int = config.BEAM_WIDTH) -> tuple:
+    """Validate a scheme and its thresholds; ``None`` gives the scheme's defaults for a
+    dataset solved with ``beam_width`` (:func:`default_thresholds`).
 
     Returns
     -------
@@ -72,7 +73,7 @@ def check_thresholds(scheme: str, thresholds=None) -> tuple:
     if scheme not in SCHEMES:
         raise ValueError(f"unknown label scheme {scheme!r}; expected one of {tuple(SCHEMES)}")
     if thresholds is None:
-        return tuple(config.LABEL_THRESHOLDS[scheme])
+        return default_thresholds(scheme, beam_width=beam_width)
     values = list(np.asarray(thresholds, dtype=np.float64).ravel())
     what = "transitions" if scheme == "work" else "seconds"
     if len(values) != SCHEMES[scheme]:

@@ -234,7 +234,7 @@ def save_model(model: Model, path) -> Model:
     """
     import joblib
 
-    from rumdiff.atomic import atomic_write, atomic_write_text
+    from rumdiff.atomic import atomic_write, atomic_write_json
 
     path = Path(path)
     metadata = dict(model.metadata)
@@ -243,7 +243,7 @@ def save_model(model: Model, path) -> Model:
         joblib.dump(model.pipeline, temporary, compress=config.MODEL_COMPRESS)
         metadata["model_sha256"] = file_sha256(temporary)
         metadata["model_bytes"] = os.path.getsize(temporary)
-        atomic_write_text(sidecar_path(path), json.dumps(metadata, indent=2) + "\n")
+        atomic_write_json(sidecar_path(path), metadata)
 
     atomic_write(path, dump)
     return Model(pipeline=model.pipeline, metadata=metadata, path=str(path))

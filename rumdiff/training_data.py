@@ -130,7 +130,7 @@ def training_data(
     """
     from rumdiff.dataset import beam_width_of
     from rumdiff.features import feature_names
-    from rumdiff.labels import check_thresholds, compute_labels, default_thresholds
+    from rumdiff.labels import check_thresholds, compute_labels
     from rumdiff.puzzle_codec import decode_puzzles
 
     if feature_set not in config.FEATURE_SETS:
@@ -140,9 +140,7 @@ def training_data(
     metadata = dict(metadata or {})
     if thresholds is None:
         thresholds = _recorded_thresholds(metadata, label_by)
-    if thresholds is None:
-        thresholds = default_thresholds(label_by, beam_width=beam_width_of(metadata))
-    thresholds = check_thresholds(label_by, thresholds)
+    thresholds = check_thresholds(label_by, thresholds, beam_width=beam_width_of(metadata))
     if len(frame) == 0:
         raise ValueError("the dataset has no rows")
     for column in ("k", "m", "n", "puzzle"):

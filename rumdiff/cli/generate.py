@@ -66,9 +66,12 @@ def register(subparsers) -> None:
         "--label-by", choices=("work", "time"), default=config.LABEL_BY,
         help=f"label scheme (default: {config.LABEL_BY})",
     )  # fmt: skip
-    defaults = "; ".join(
-        f"{scheme}: {' '.join(map(str, values))}"
-        for scheme, values in config.LABEL_THRESHOLDS.items()
+    defaults = (
+        "; ".join(
+            f"{scheme}: {' '.join(map(str, values))}"
+            for scheme, values in config.LABEL_THRESHOLDS.items()
+        )
+        + f"; work with --beam-width 0: {' '.join(map(str, config.PLAIN_DP_WORK_THRESHOLDS))}"
     )
     parser.add_argument(
         "--thresholds", type=float, nargs="+", default=None, metavar="T",
