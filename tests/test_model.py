@@ -27,11 +27,15 @@ from rumdiff.model import (  # noqa: E402
 
 def trained_model(folder, *, feature_set="all"):
     """Train a tiny model on a tiny real dataset; return (saved Model, dataset path)."""
+    from rumdiff.model import file_sha256
     from rumdiff.train import train, training_data
 
     dataset = tiny_dataset(folder)
     frame, metadata = read(dataset)
-    data = training_data(frame, metadata, feature_set=feature_set, source=str(dataset))
+    data = training_data(
+        frame, metadata, feature_set=feature_set, source=str(dataset),
+        sha256=file_sha256(dataset),
+    )  # fmt: skip
     result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
     return save_model(build_model(result), folder / "model.joblib"), dataset
 
@@ -92,7 +96,7 @@ def test_sidecar_records_what_prediction_needs(saved):
     assert metadata["label_by"] == "work" and metadata["thresholds"] == [15_000, 40_000]
     assert metadata["beam_width"] == config.BEAM_WIDTH
     assert (metadata["k"], metadata["m"], metadata["n"]) == (4, 2, 20)
-    assert metadata["training_data"]["sha256"] == "" or len(metadata["training_data"]["sha256"])
+    assert metadata["training_data"]["sha256"] == file_sha256(dataset)
     assert metadata["training_data"]["rows"] == 300
     assert metadata["model_sha256"] == file_sha256(model.path)
     assert metadata["model_bytes"] == model.metadata["model_bytes"] > 0

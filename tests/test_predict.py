@@ -72,6 +72,18 @@ def test_default_model_lives_in_the_repository():
     assert path.name == "default.joblib" and path.parent.name == "models"
 
 
+def test_the_committed_default_model_loads_and_predicts():
+    # A feature or format change that breaks the shipped model must fail here, not for users.
+    from rumdiff.model import load_model
+    from rumdiff.puzzle_file import read_puzzles
+
+    model = load_model(default_model_path())
+    puzzles = read_puzzles(Path(__file__).parents[1] / "data" / "examples" / "mixed-20.in")
+    frame = predict(model, puzzles)
+    assert len(frame) == 20 and set(frame["difficulty"]) <= set(config.LABEL_NAMES)
+    np.testing.assert_allclose(frame.filter(like="p_").sum(axis=1), 1)
+
+
 def test_cli_table_and_csv(model, puzzle_file, tmp_path, capsys):
     assert main(["predict", str(puzzle_file), "--model", model.path]) == 0
     table = capsys.readouterr().out.splitlines()

@@ -170,6 +170,9 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
     assert "tiny.parquet" in text and "thesis" in text
     sidecar = json.loads((out / "model.joblib.json").read_text())
     assert sidecar["cv"]["folds"] == 3 and sidecar["cv"]["accuracy"] == report["accuracy"]
+    from rumdiff.model import file_sha256
+
+    assert sidecar["training_data"]["sha256"] == file_sha256(dataset)
 
 
 def test_cli_train_saves_the_model_where_asked(dataset, tmp_path, tiny_grid):
