@@ -65,18 +65,19 @@ TRAIN_LABEL_BY = "work"
 TRAIN_FOLDS = 10
 #: Grid used when the user gives none.
 TRAIN_GRID = "default"
-#: Hyperparameter grids of the pipeline's random forest (step "forest"). "thesis" is the
-#: thesis's grid (Section 7.6), searched on every row; its forests grow without bound
-#: (hundreds of MB on 400,000 rows). "default" keeps a model small and fast: max_leaf_nodes
-#: bounds a tree at 2 * max_leaf_nodes - 1 nodes (about 20 bytes each once compressed, so
-#: 100 trees of 1024 leaves take about 4 MB, whatever the number of rows; the default
-#: model must stay under MODEL_MAX_BYTES). Evidence, 60,500 default mixed G(4, 2, 100)
-#: puzzles, work labels, all features, 3 folds: macro-F1 0.8775 with 1024 leaves, 0.8777
-#: with 2048, 0.8773 with 4096 (9.6 MB), 0.8766 unweighted; 19,000 puzzles, 5 folds: the
-#: thesis's best (150 trees, min_samples_split 10, min_samples_leaf 4) 0.8750 against
-#: 0.8741 for 1024 leaves, at 2.5 times the fit time; min_samples_leaf 8 and max_features
-#: 0.5 no better. Capacity is not what limits the forest, so the default searches only
-#: the few settings that could matter: tree size and class weighting.
+#: Hyperparameter grids of the pipeline's random forest (step "forest"). "thesis" is the thesis's
+#: grid (Section 7.6), searched on every row; its forests grow without bound (hundreds of MB on
+#: 400,000 rows). "default" keeps a model small and fast: max_leaf_nodes bounds a tree at 2 *
+#: max_leaf_nodes - 1 nodes (about 20 bytes each once compressed, so 100 trees of 1024 leaves
+#: take about 4 MB, whatever the number of rows; the default model must stay under
+#: MODEL_MAX_BYTES). Evidence (one-off runs during development, with the work labels of an
+#: earlier, less pruned solver; no script in experiments/ reproduces them), 60,500 default mixed
+#: G(4, 2, 100) puzzles, all features, 3 folds: macro-F1 0.8775 with 1024 leaves, 0.8777 with
+#: 2048, 0.8773 with 4096 (9.6 MB), 0.8766 unweighted; 19,000 puzzles, 5 folds: the thesis's best
+#: (150 trees, min_samples_split 10, min_samples_leaf 4) 0.8750 against 0.8741 for 1024 leaves,
+#: at 2.5 times the fit time; min_samples_leaf 8 and max_features 0.5 no better. Capacity is not
+#: what limits the forest, so the default searches only the few settings that could matter: tree
+#: size and class weighting.
 TRAIN_GRIDS = {
     "thesis": {
         "n_estimators": (50, 100, 150),
@@ -101,9 +102,10 @@ TRAIN_SCORING = "f1_macro"
 COMPARE_FEATURE_SETS = ("thesis", "extended")
 #: Per grid: most rows each tree of a forest draws (its bootstrap sample), or None for as
 #: many as the forest is fit on. A tree of at most 1024 leaves needs no more to place its
-#: splits (60,500 puzzles, 3 folds: macro-F1 0.8772 with 20,000 rows a tree, 0.8777
-#: with all 40,000, in half the time), and it makes fit time stop growing with the data:
-#: a fold on 360,000 rows costs about what one on 30,000 does.
+#: splits (the one-off runs above: macro-F1 0.8772 with 20,000 rows a tree, 0.8777 with
+#: all 40,000, in half the time), and it stops tree building growing with the data;
+#: bootstrapping and prediction still grow linearly (400,000 rows, 10 folds: 53 s of
+#: cross-validation, experiments/bench_train.py measures the stages).
 TRAIN_MAX_SAMPLES = {"thesis": None, "default": 30_000}
 #: Held-out rows (of the first fold) on which permutation importance is measured.
 PERMUTATION_ROWS = 10_000

@@ -24,8 +24,10 @@ below the upper bound). Counting features (copies, states, gaps) cannot see this
 cheap searches for an arrangement that meets the upper bound, ``greedy_*`` and
 ``ascent_*``, can, when they find one. Random forests, 5-fold CV on those 12,000
 puzzles labelled by the solver's work (``config.LABEL_THRESHOLDS["work"]``, solver of
-commit 4d1fd8a): 74.0% with the thesis's six, 76.1% with the extended counts alone,
-83.0% with the whole extended set (84.5% against 75.7% with easy plus terciles of work).
+commit 4d1fd8a; one-off runs): 74.0% with the thesis's six, 76.1% with the extended
+counts alone, 83.0% with the whole extended set (84.5% against 75.7% with easy plus
+terciles of work). ``rumdiff train --compare`` and ``experiments/label_ceiling.py``
+measure the like on any dataset.
 """
 
 from __future__ import annotations
@@ -112,11 +114,11 @@ EXTENDED_FEATURES = {
     "ascent_gain": "what that ascent adds to solver_lower.",
 }
 
-# Dropped as useless. Evidence: random forests, 5-fold CV, two forest seeds, on 12,000
-# solved mixed G(4, 2, 100) puzzles labelled by work; accuracy without -> with them:
-# 83.0 / 82.7% -> 82.9 / 82.9% (work thresholds), 84.5 / 84.6% -> 84.6 / 84.8% (easy plus
-# terciles); on 3,000 others 81.8 / 81.7% -> 81.6 / 81.4%. Both had also shown no effect
-# with the solver before commit 0e65e73.
+# Dropped as useless. Evidence (one-off runs, not scripted): random forests, 5-fold CV, two forest
+# seeds, on 12,000 solved mixed G(4, 2, 100) puzzles labelled by work; accuracy without -> with
+# them: 83.0 / 82.7% -> 82.9 / 82.9% (work thresholds), 84.5 / 84.6% -> 84.6 / 84.8% (easy plus
+# terciles); on 3,000 others 81.8 / 81.7% -> 81.6 / 81.4%. Both had also shown no effect with the
+# solver before commit 0e65e73.
 # - run_states_max, the largest per-value product of reachable run states: it sits at its
 #   cap F**k = 10,000 in most dense puzzles, so it says nothing run_states does not;
 # - heavy_values, values with at least k - 1 colours at m copies: full_values and the

@@ -108,7 +108,8 @@ def dp_core(
     after_index = np.empty(k, np.int64)
     after_tiles = np.empty(k, np.int64)
     # Lists sized once: np.empty only reserves pages, and numba leaks arrays that are
-    # regrown and swapped in a loop (4 GB instead of 0.3 GB on a dense G(5, 3, 100)).
+    # regrown and swapped in a loop (4 GB instead of 0.3 GB on a dense G(5, 3, 100), seen
+    # once in development).
     cap = min(size**k, dense.shape[0], max_live)
     code = np.empty(cap, np.int64)
     bits = np.empty(cap, np.int64)
