@@ -83,7 +83,7 @@ _HEAD = ("id", "k", "m", "n", "puzzle", "mode", "regime")
 #: Every dataset column that is not a feature or a probability.
 BASE_COLUMNS = (*_HEAD, *SOLVER_COLUMNS, "label")
 #: Feature sets a dataset can hold; "none" stores no feature column.
-FEATURE_SETS = ("thesis", "extended", "all", "none")
+FEATURE_SETS = (*config.FEATURE_SETS, "none")
 _RUN_FILE = "run.json"
 
 
@@ -140,19 +140,15 @@ def feature_columns(feature_set: str, k: int, m: int) -> list[str]:
     Raises
     ------
     DatasetError
-        If ``feature_set`` is not one of :data:`FEATURE_SETS`, needs a module that does
-        not import, or holds a feature whose name clashes with a dataset column.
+        If ``feature_set`` is not one of :data:`FEATURE_SETS`, or holds a feature whose
+        name clashes with a dataset column.
     """
     if feature_set not in FEATURE_SETS:
         raise DatasetError(f"unknown feature set {feature_set!r}; expected one of {FEATURE_SETS}")
     if feature_set == "none":
         return []
-    try:
-        from rumdiff.features import feature_names
-    except ImportError as error:
-        raise DatasetError(
-            f"feature set {feature_set!r} needs rumdiff.features ({error}); use feature set 'none'"
-        ) from None
+    from rumdiff.features import feature_names
+
     names = list(feature_names(feature_set, k=k, m=m))
     clash = sorted(set(names) & set(dataset_columns(m, [])))
     if clash:

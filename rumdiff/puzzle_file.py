@@ -126,6 +126,7 @@ def parse_puzzles(
     lines = _split_lines(text, path)
     count = _count_line(lines, 0, path, "the number of puzzles")
     letters = config.COLOURS if k is None else config.COLOURS[:k]
+    colour_of = _colour_lookup(letters)
     puzzles = []  # (values, colours, tile line) per puzzle
     index = 1
     for number in range(1, count + 1):
@@ -138,7 +139,7 @@ def parse_puzzles(
             raise PuzzleFileError(
                 path, tile_line, f"puzzle {number} declares {tiles} tiles but lists {len(fields)}"
             )
-        parsed = _fast_tiles(fields, letters, n)
+        parsed = _fast_tiles(fields, colour_of, n)
         if parsed is None:  # something is wrong: find and name the bad tile
             parsed = _checked_tiles(fields, letters, n, path, tile_line)
         parsed = (*parsed, tile_line)
@@ -150,8 +151,18 @@ def parse_puzzles(
     return _stack(puzzles, path, k=k, m=m, n=n)
 
 
-def _fast_tiles(fields, letters: str, n: int | None):
-    """Values and colours of well-formed tiles, vectorised; None if any tile is bad."""
+def _colour_lookup(letters: str) -> np.ndarray:
+    """Colour index of each ASCII code; -1 for a letter that is not a colour."""
+    lookup = np.full(256, -1, dtype=np.int64)
+    lookup[np.frombuffer(letters.encode("ascii"), dtype=np.uint8)] = np.arange(len(letters))
+    return lookup
+
+
+def _fast_tiles(fields, colour_of: np.ndarray, n: int | None):
+    """Values and colours of well-formed tiles, vectorised; None if any tile is bad.
+
+    ``colour_of`` is :func:`_colour_lookup` of the file's colour letters.
+    """
     if not fields:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     joined = " ".join(fields)
@@ -159,9 +170,7 @@ def _fast_tiles(fields, letters: str, n: int | None):
         return None
     values = np.array(joined.translate(_LETTERS_TO_SPACES).split(), dtype=np.int64)
     codes = np.frombuffer(joined.translate(_KEEP_LETTERS).encode("ascii"), dtype=np.uint8)
-    lookup = np.full(256, -1, dtype=np.int64)
-    lookup[np.frombuffer(letters.encode("ascii"), dtype=np.uint8)] = np.arange(len(letters))
-    colours = lookup[codes]
+    colours = colour_of[codes]
     if colours.min() < 0 or values.min() < 1 or (n is not None and values.max() > n):
         return None
     return values, colours

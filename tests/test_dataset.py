@@ -278,7 +278,6 @@ def test_resume_after_kill(one_go, tmp_path):
 
 
 def test_feature_columns(tmp_path):
-    pytest.importorskip("rumdiff.features")
     path = tmp_path / "data.parquet"
     metadata = build_dataset(path, count=25, chunk_size=10, seed=5, jobs=1, feature_set="all")
     assert_fresh_features(read_dataset(path), metadata)

@@ -62,7 +62,6 @@ def test_relabel_without_solving(built, tmp_path, monkeypatch):
 
 
 def test_refeaturise_without_solving(built, tmp_path, monkeypatch):
-    pytest.importorskip("rumdiff.features")
     import rumdiff.solver
 
     path, _, frame = built

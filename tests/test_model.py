@@ -8,15 +8,10 @@ from pathlib import Path
 import joblib
 import numpy as np
 import pytest
+from test_train import TINY_GRID, read, tiny_dataset
 
 from rumdiff import __version__, config
-
-pytest.importorskip("rumdiff.features")
-pytest.importorskip("rumdiff.dataset")
-
-from test_train import TINY_GRID, read, tiny_dataset  # noqa: E402
-
-from rumdiff.model import (  # noqa: E402
+from rumdiff.model import (
     ModelError,
     build_model,
     load_model,

@@ -8,16 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_model import trained_model
 
 from rumdiff import config
 from rumdiff.cli import main
-
-pytest.importorskip("rumdiff.features")
-pytest.importorskip("rumdiff.dataset")
-
-from test_model import trained_model  # noqa: E402
-
-from rumdiff.predict import default_model_path, format_table, predict  # noqa: E402
+from rumdiff.predict import default_model_path, format_table, predict
 
 
 @pytest.fixture(scope="module")

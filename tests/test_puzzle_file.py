@@ -114,3 +114,29 @@ def test_scores_round_trip_and_errors(tmp_path):
     path.write_text("93\nabc\n")
     with pytest.raises(PuzzleFileError, match=r":2: score must be"):
         read_scores(path)
+
+
+def test_fast_tile_parser_equals_its_checked_twin():
+    from rumdiff import config
+    from rumdiff.puzzle_file import _checked_tiles, _colour_lookup, _fast_tiles
+
+    rng = np.random.default_rng(5)
+    letters = config.COLOURS
+    colour_of = _colour_lookup(letters)
+    for _ in range(200):
+        count = int(rng.integers(0, 30))
+        values = rng.integers(1, 120, count)
+        colours = rng.integers(0, len(letters), count)
+        zeros = rng.integers(0, 3, count)  # leading zeros are valid: 007b is 7b
+        tiles = zip(values, colours, zeros, strict=True)
+        fields = [f"{'0' * z}{v}{letters[c]}" for v, c, z in tiles]
+        n = int(rng.choice([119, 200]))
+        fast = _fast_tiles(fields, colour_of, n)
+        expected = values.max(initial=0) <= n
+        assert (fast is not None) == expected
+        if fast is not None:
+            slow = _checked_tiles(fields, letters, n, "f", 1)
+            np.testing.assert_array_equal(fast[0], slow[0])
+            np.testing.assert_array_equal(fast[1], slow[1])
+            np.testing.assert_array_equal(fast[0], values)
+    assert _fast_tiles(["7x"], colour_of, None) is None  # not a colour: the checked path names it

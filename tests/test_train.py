@@ -11,9 +11,6 @@ import pytest
 from rumdiff import config
 from rumdiff.cli import main
 
-pytest.importorskip("rumdiff.features")
-pytest.importorskip("rumdiff.dataset")
-
 #: A forest grid small enough for tests: two candidates of ten tiny trees.
 TINY_GRID = {"n_estimators": (10,), "max_leaf_nodes": (8, 32), "class_weight": ("balanced",)}
 #: Work thresholds that give every class some of the tiny dataset's G(4, 2, 20) puzzles.

@@ -78,7 +78,7 @@ def register(subparsers) -> None:
         help=f"label thresholds, increasing (default: {defaults})",
     )  # fmt: skip
     parser.add_argument(
-        "--features", choices=("thesis", "extended", "all", "none"),
+        "--features", choices=(*config.FEATURE_SETS, "none"),
         default=config.DATASET_FEATURE_SET,
         help=f"feature columns to store (default: {config.DATASET_FEATURE_SET})",
     )  # fmt: skip
