@@ -10,26 +10,21 @@ from __future__ import annotations
 import numpy as np
 
 from rumdiff import config
-from rumdiff.puzzle import check_parameters
+from rumdiff.puzzle import _as_copies, check_parameters
 
 __all__ = ["decode_puzzle", "decode_puzzles", "encode_puzzle", "encode_puzzles"]
 
 
-def _check_copies(array: np.ndarray, ndim: int) -> np.ndarray:
-    if array.ndim != ndim:
-        shape = "(n, k)" if ndim == 2 else "(puzzles, n, k)"
-        raise ValueError(f"copies must have shape {shape}, got {array.shape}")
-    if array.size and not np.issubdtype(array.dtype, np.integer):
-        if not np.all(np.equal(np.mod(array, 1), 0)):
-            raise ValueError("copies must be whole numbers")
-    if array.size and (array.min() < 0 or array.max() > config.MAX_M):
-        raise ValueError(f"copies must lie in 0..{config.MAX_M}, got {array.min()}..{array.max()}")
-    return array.astype(np.uint8)
+def _check_stack(array: np.ndarray) -> np.ndarray:
+    if array.ndim != 3:
+        raise ValueError(f"copies must have shape (puzzles, n, k), got {array.shape}")
+    # The same value checks as a Puzzle's, for any number of copies a digit can hold.
+    return _as_copies(array, config.MAX_M).astype(np.uint8)
 
 
 def encode_puzzles(copies) -> list[str]:
     """Encode stacked puzzles ``(puzzles, n, k)``, one string each; see :func:`encode_puzzle`."""
-    array = _check_copies(np.asarray(copies), 3)
+    array = _check_stack(np.asarray(copies))
     width = array.shape[1] * array.shape[2]
     if width == 0:
         return [""] * array.shape[0]
