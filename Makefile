@@ -6,7 +6,7 @@ OUT ?= runs/quickstart
 COUNT ?= 20000
 SEED ?= 0
 
-.PHONY: setup run default-model plain-dp-model test lint bench clean
+.PHONY: setup run default-model plain-dp-model test test-all test-floors lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -36,11 +36,31 @@ lint: setup
 	$(BIN)/ruff check rumdiff tests experiments
 	$(BIN)/ruff format --check rumdiff tests experiments
 
+# The fast run (what CI runs): the solver against stored reference answers.
 test: setup lint
 	$(BIN)/python -m pytest -q
+
+# Everything, with the live reference solvers (ILP) and the largest cases.
+test-all: setup lint
+	$(BIN)/python -m pytest -q -m "slow or not slow"
+
+# The oldest versions pyproject.toml allows, on the oldest Python it allows (when this
+# machine has it). pyparsing is capped at what was current for the oldest matplotlib,
+# whose text rendering calls names that pyparsing 3.3 deprecates.
+FLOORS_PYTHON ?= $(shell command -v python3.10 || echo $(PYTHON))
+FLOORS_VENV ?= .venv-floors
+
+test-floors: $(FLOORS_VENV)/.installed
+	$(FLOORS_VENV)/bin/python -m pytest -q
+
+$(FLOORS_VENV)/.installed: pyproject.toml .ci/floor_pins.py
+	$(FLOORS_PYTHON) -m venv $(FLOORS_VENV)
+	$(FLOORS_VENV)/bin/python -m pip install --quiet $$($(PYTHON) .ci/floor_pins.py) "pyparsing<3.3"
+	$(FLOORS_VENV)/bin/python -m pip install --quiet --no-deps -e .
+	touch $@
 
 bench: setup
 	$(BIN)/python experiments/bench_solver.py
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) $(FLOORS_VENV) runs .pytest_cache

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from rumdiff import config
-from rumdiff.dataset import build_dataset, read_dataset
-from rumdiff.labels import compute_labels, label_by_work, suggest_work_thresholds
-from rumdiff.progress import ProgressCallback, format_duration
+from rumdiff.cli.progress import ProgressCallback, format_duration
+from rumdiff.data import DatasetSpec, build_dataset, read_dataset
+from rumdiff.data.labels import compute_labels, label_by_work, suggest_work_thresholds
 
 #: The thesis's label distribution (Table 3), by its time thresholds.
 THESIS = {"easy": 25.9, "moderate": 17.4, "medium": 28.0, "hard": 28.7}
@@ -59,10 +59,8 @@ def main() -> None:
         progress = ProgressCallback()
 
         began = time.perf_counter()
-        metadata = build_dataset(
-            path, count=args.count, seed=args.seed, jobs=args.jobs,
-            feature_set=args.features, progress=progress,
-        )  # fmt: skip
+        spec = DatasetSpec(count=args.count, seed=args.seed, feature_set=args.features)
+        metadata = build_dataset(path, spec, jobs=args.jobs, progress=progress)
         wall = time.perf_counter() - began
         progress.close()
         load_after = os.getloadavg()

@@ -13,8 +13,8 @@ import argparse
 import time
 
 from rumdiff import config
+from rumdiff.data.generator import generate
 from rumdiff.features import compute_features
-from rumdiff.generate import generate
 
 #: The issue's target for 10,000 G(4, 2, 100) puzzles, in seconds.
 TARGET_SECONDS = 2.0

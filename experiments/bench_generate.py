@@ -13,8 +13,8 @@ import time
 import numpy as np
 
 from rumdiff import config
-from rumdiff.generate import generate
-from rumdiff.puzzle_codec import decode_puzzles, encode_puzzles
+from rumdiff.data.generator import generate
+from rumdiff.puzzle import decode_puzzles, encode_puzzles
 
 
 def _timed(function, repeats: int):

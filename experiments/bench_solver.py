@@ -14,9 +14,9 @@ import subprocess
 import sys
 import time
 
-from rumdiff.generate import generate
-from rumdiff.reference import solve_ilp
-from rumdiff.solver import solve
+from rumdiff.data.generator import generate
+from rumdiff.solve import solve
+from rumdiff.solve.reference import solve_ilp
 
 # name, k, m, generate() options
 REGIMES = [
@@ -33,7 +33,7 @@ REGIMES = [
 STARTUP = """
 import time
 from rumdiff.puzzle import Puzzle
-from rumdiff.solver import solve
+from rumdiff.solve import solve
 import numpy as np
 solve(Puzzle(np.full((100, 4), 2) - np.eye(100, 4, dtype=int), m=2))
 print(time.perf_counter())

@@ -24,8 +24,9 @@ import time
 import numpy as np
 
 from rumdiff import config
-from rumdiff.dataset import metadata_path, read_dataset, read_metadata
-from rumdiff.train import stratified_subsample, train, training_data
+from rumdiff.data import metadata_path, read_dataset, read_metadata
+from rumdiff.learn import train, training_data
+from rumdiff.learn.training import stratified_subsample
 
 STAGES = ("search", "cross_validation", "final_fit", "importance")
 

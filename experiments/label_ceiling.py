@@ -10,7 +10,7 @@ The solver's work on a puzzle that bounds do not settle is decided by two events
 bound (then no exact pass runs), and does the optimum reach the upper bound at all (if
 not, a second exact pass must prove it, at many times the work). This script re-solves a
 stratified sample of a labelled dataset, checks the scores against the dataset's, and
-cross-validates the training forest (``rumdiff.train``'s pipeline, the default grid's
+cross-validates the training forest (``rumdiff.learn.training``'s pipeline, the default grid's
 larger trees) on the same folds with:
 
 1. the dataset's features (what ``rumdiff train`` sees);
@@ -44,12 +44,11 @@ import numpy as np
 import pandas as pd
 
 from rumdiff import config
-from rumdiff.dataset import metadata_path, read_dataset, read_metadata
-from rumdiff.labels import label_by_work, suggest_work_thresholds
-from rumdiff.puzzle import Puzzle
-from rumdiff.puzzle_codec import decode_puzzles
-from rumdiff.solver import solve
-from rumdiff.train import class_metrics, fit_forest, folds_of, stratified_subsample
+from rumdiff.data import metadata_path, read_dataset, read_metadata
+from rumdiff.data.labels import label_by_work, suggest_work_thresholds
+from rumdiff.learn.training import class_metrics, fit_forest, folds_of, stratified_subsample
+from rumdiff.puzzle import Puzzle, decode_puzzles
+from rumdiff.solve import solve
 
 #: The default grid's larger trees, each drawing as many rows as ``rumdiff train``'s.
 FOREST = {

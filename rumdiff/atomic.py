@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_write_json", "atomic_write_png", "atomic_write_text", "staged"]
+__all__ = [
+    "atomic_write",
+    "atomic_write_json",
+    "atomic_write_png",
+    "atomic_write_text",
+    "jsonable",
+    "staged",
+]
 
 
 @lru_cache(maxsize=1)
@@ -73,17 +81,23 @@ def atomic_write_text(path, text: str, *, encoding: str = "utf-8") -> None:
     atomic_write(path, write)
 
 
-def _json_default(value):
-    import numpy as np
-
-    if isinstance(value, np.generic):
-        return value.item()
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+def jsonable(value):
+    """``value`` with JSON's types only: numpy scalars as numbers, tuples as lists, keys as
+    text, and non-finite floats (which JSON lacks) as None."""
+    if isinstance(value, dict):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(item) for item in value]
+    if hasattr(value, "item") and not hasattr(value, "__len__"):  # a numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def atomic_write_json(path, data: dict) -> None:
-    """Write ``data`` as indented JSON (numpy scalars as numbers), atomically."""
-    atomic_write_text(path, json.dumps(data, indent=2, default=_json_default) + "\n")
+    """Write :func:`jsonable` ``data`` as indented JSON, atomically."""
+    atomic_write_text(path, json.dumps(jsonable(data), indent=2) + "\n")
 
 
 def atomic_write_png(path, figure) -> None:

@@ -26,8 +26,7 @@ MAX_N = 10_000
 #: Solver budget: the most DP states kept over a whole puzzle before giving up.
 MAX_STATES = 50_000_000
 #: Solver budget: the most DP states alive at once (between two colour passes); the
-#: kernel reserves lists of this size (64 bytes a state: two sets of code, bits,
-#: value and origin, and an optimistic value).
+#: kernel reserves lists of this size (64 bytes a state).
 MAX_LIVE_STATES = 1 << 23
 #: Width of the beam search that gives the exact DP its first lower bound.
 BEAM_WIDTH = 64
@@ -35,7 +34,7 @@ BEAM_WIDTH = 64
 #: Random seed used when the user gives none.
 SEED = 0
 
-# --- Puzzle generator (rumdiff.generate) ---------------------------------------------
+# --- Puzzle generator (rumdiff.data.generator) ----------------------------------------
 #: Generation mode used when the user gives none: "fixed", "mixed" or "simplex".
 GENERATE_MODE = "mixed"
 #: Modes the generator knows.
@@ -56,7 +55,7 @@ GENERATE_BLOCK_CELLS = 2**20
 #: allow too few distinct puzzles.
 GENERATE_MAX_REDRAWS = 1000
 
-# --- Training, model and prediction (rumdiff.train, rumdiff.model, rumdiff.predict) ---
+# --- Training, model and prediction (rumdiff.learn) -----------------------------------
 #: Feature set the classifier is trained on when the user gives none.
 TRAIN_FEATURE_SET = "all"
 #: Label scheme trained on when the user gives none: "work" or "time".
@@ -65,19 +64,10 @@ TRAIN_LABEL_BY = "work"
 TRAIN_FOLDS = 10
 #: Grid used when the user gives none.
 TRAIN_GRID = "default"
-#: Hyperparameter grids of the pipeline's random forest (step "forest"). "thesis" is the thesis's
-#: grid (Section 7.6), searched on every row; its forests grow without bound (hundreds of MB on
-#: 400,000 rows). "default" keeps a model small and fast: max_leaf_nodes bounds a tree at 2 *
-#: max_leaf_nodes - 1 nodes (about 20 bytes each once compressed, so 100 trees of 1024 leaves
-#: take about 4 MB, whatever the number of rows; the default model must stay under
-#: MODEL_MAX_BYTES). Evidence (one-off runs during development, with the work labels of an
-#: earlier, less pruned solver; no script in experiments/ reproduces them), 60,500 default mixed
-#: G(4, 2, 100) puzzles, all features, 3 folds: macro-F1 0.8775 with 1024 leaves, 0.8777 with
-#: 2048, 0.8773 with 4096 (9.6 MB), 0.8766 unweighted; 19,000 puzzles, 5 folds: the thesis's best
-#: (150 trees, min_samples_split 10, min_samples_leaf 4) 0.8750 against 0.8741 for 1024 leaves,
-#: at 2.5 times the fit time; min_samples_leaf 8 and max_features 0.5 no better. Capacity is not
-#: what limits the forest, so the default searches only the few settings that could matter: tree
-#: size and class weighting.
+#: Hyperparameter grids of the pipeline's random forest (step "forest"). "thesis" is the
+#: thesis's grid (Section 7.6), searched on every row; its forests grow without bound.
+#: "default" bounds every tree (max_leaf_nodes) so the model stays small: capacity is not
+#: what limits the forest (docs/decisions/default-grid.md).
 TRAIN_GRIDS = {
     "thesis": {
         "n_estimators": (50, 100, 150),
@@ -101,11 +91,8 @@ TRAIN_SCORING = "f1_macro"
 #: Feature sets that ``rumdiff train --compare`` puts side by side, on the same folds.
 COMPARE_FEATURE_SETS = ("thesis", "extended")
 #: Per grid: most rows each tree of a forest draws (its bootstrap sample), or None for as
-#: many as the forest is fit on. A tree of at most 1024 leaves needs no more to place its
-#: splits (the one-off runs above: macro-F1 0.8772 with 20,000 rows a tree, 0.8777 with
-#: all 40,000, in half the time), and it stops tree building growing with the data;
-#: bootstrapping and prediction still grow linearly (400,000 rows, 10 folds: 53 s of
-#: cross-validation, experiments/bench_train.py measures the stages).
+#: many as the forest is fit on: a bounded tree needs no more rows to place its splits
+#: (docs/decisions/default-grid.md).
 TRAIN_MAX_SAMPLES = {"thesis": None, "default": 30_000}
 #: Held-out rows (of the first fold) on which permutation importance is measured.
 PERMUTATION_ROWS = 10_000
@@ -125,52 +112,34 @@ MODEL_COMPRESS = 3
 MODEL_MAX_BYTES = 10 * 2**20
 #: Default model, relative to the repository root (the folder that holds ``rumdiff/``).
 DEFAULT_MODEL = "models/default.joblib"
+#: Output formats of ``rumdiff predict``.
+PREDICT_FORMATS = ("table", "csv")
 #: Parallel workers for training when the user gives none (-1: every core). Results do
 #: not depend on it.
 TRAIN_JOBS = -1
 
-# --- Difficulty labels and datasets (rumdiff.labels, rumdiff.dataset, rumdiff.explore) ---
+# --- Difficulty labels, datasets and exploration (rumdiff.data, rumdiff.report) -------
 #: Difficulty classes 1..4, by name.
 LABEL_NAMES = ("easy", "moderate", "medium", "hard")
+#: Difficulty classes by label: {1: "easy", ..., 4: "hard"}.
+CLASS_NAMES = dict(enumerate(LABEL_NAMES, start=1))
+#: Label schemes, and how many thresholds each takes.
+LABEL_SCHEMES = {"work": 2, "time": 3}
+#: The dataset column each label scheme puts its thresholds on.
+LABEL_EFFORT = {"work": "transitions", "time": "seconds"}
 #: Label scheme used when the user gives none: "work" (the same on every machine) or
 #: "time" (the thesis's, on solve seconds; depends on the machine and its load).
 LABEL_BY = "work"
-#: Label schemes and their default thresholds.
-#: "time": the thesis's (Section 7.4), on solve seconds: easy < 0.0001 <= moderate < 0.1
-#: <= medium < 1 <= hard. Our solver is about 100x faster than the thesis's, so on a
-#: default mixed G(4, 2, 100) dataset these put 0.6% of puzzles in easy, 95% in
-#: moderate, 4% in medium and none in hard (10,000 puzzles, seed 0, a busy 2-core machine).
-#: "work": easy = solved by preprocessing and bounds alone (method "bounds", no DP
-#: work); among the others, moderate < 200,000 <= medium < 1,000,000 <= hard, on the
-#: solver's transitions. Evidence (experiments/bench_dataset.py --count 10000, seed 0,
-#: solver of commit 0e65e73): 16.9% of puzzles need no DP. The DP puzzles' transitions
-#: are not spread evenly but clump: a narrow peak at 56,000-80,000 (31% of all puzzles,
-#: dense regime-3 puzzles), a mode at 355,000-890,000 (20%) and a tail at 1.6-9 million
-#: (12%), with sparse valleys between them at 80,000-355,000 (8.7% of puzzles over a
-#: factor 4.5) and 890,000-1,580,000 (2.8%). The thresholds are round numbers in those
-#: valleys, so a few percent more or less work rarely changes a puzzle's class (terciles
-#: would cut the peak: there, a class would hang on noise). Classes: easy 16.9%,
-#: moderate 44.4%, medium 24.6%, hard 14.1% (the thesis, by time: 25.9 / 17.4 / 28.0 /
-#: 28.7%). rumdiff.labels.suggest_work_thresholds automates the choice (it picks
-#: 100,000-200,000 and 1,000,000-1,500,000 on different samples: the valleys are flat).
-#: The solver before 0e65e73 gave 17.0 / 14.8 / 40.7 / 27.5% with the same thresholds
-#: (20,000 puzzles). Work depends on the solver's pruning: when it changes, rerun
-#: experiments/bench_dataset.py and check that every class keeps at least 10%.
+#: Label schemes and their default thresholds. "time": the thesis's (Section 7.4), on
+#: solve seconds. "work": easy = settled by preprocessing and bounds (no DP); moderate <
+#: t1 <= medium < t2 <= hard on the solver's transitions, cut in the valleys of their
+#: distribution (docs/decisions/work-thresholds.md).
 LABEL_THRESHOLDS = {"work": (200_000, 1_000_000), "time": (0.0001, 0.1, 1.0)}
-#: Default "work" thresholds of a dataset solved with beam_width=0 (``rumdiff generate
-#: --beam-width 0``): the plain exact DP, pruned only by the bounds known before it
-#: starts, whose work follows the size of the puzzle's search space (like the thesis's
-#: solver, which had no beam search). Evidence: 100,000 mixed G(4, 2, 100) puzzles, seed
-#: 1 (data/generated/plain100k.parquet): the terciles of the DP puzzles' transitions are
-#: 2.49 and 5.71 million; rounded, they give easy 16.9%, moderate 27.7%, medium 27.5%,
-#: hard 27.9%. Valleys, the rule of the default thresholds, do not suit this work:
-#: suggest_work_thresholds picks 300,000 and 2,000,000, which leave 57% of puzzles hard
-#: and classes that one pre-solve count almost decides (on 12,000 of these puzzles, with
-#: the similar valleys 200,000 and 1,500,000, a depth-4 tree on dp_run_states alone is
-#: 0.95 accurate; 0.78 with terciles; experiments/label_ceiling.py --plain-dp).
+#: Default "work" thresholds of a dataset solved with beam_width=0 (the plain exact DP,
+#: whose work follows the size of the puzzle's search space): its terciles
+#: (docs/decisions/plain-dp-thresholds.md).
 PLAIN_DP_WORK_THRESHOLDS = (2_500_000, 5_700_000)
-#: Feature set stored in a dataset when the user gives none ("thesis", "extended",
-#: "all", or "none" for no feature columns).
+#: Feature set stored in a dataset when the user gives none (one of DATASET_FEATURE_SETS).
 DATASET_FEATURE_SET = "all"
 #: Puzzles in a dataset when the user gives none (about a minute and a half on 2 cores).
 DATASET_COUNT = 20_000
@@ -191,8 +160,10 @@ EXPLORE_ZOOM_STEP = 1.0
 EXPLORE_ZOOM_MAX = 10.0
 EXPLORE_SAMPLES = 20
 
-# --- Pre-solve features (rumdiff.features) -------------------------------------------
+# --- Pre-solve features (rumdiff.features) --------------------------------------------
 #: Feature sets: the thesis's six, our extended set, or both (thesis first).
 FEATURE_SETS = ("thesis", "extended", "all")
+#: Feature sets a dataset can store: one of FEATURE_SETS, or "none" for no feature column.
+DATASET_FEATURE_SETS = (*FEATURE_SETS, "none")
 #: Feature set used when the user gives none.
 FEATURE_SET = "all"

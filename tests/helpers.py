@@ -32,9 +32,9 @@ def assert_fresh_features(frame, metadata, feature_set="all", *, k=4, m=2, n=100
     """The dataset's feature columns are what rumdiff.features computes from its puzzles."""
     import pandas as pd
 
-    from rumdiff.dataset import dataset_columns
+    from rumdiff.data import dataset_columns
     from rumdiff.features import compute_features, feature_names
-    from rumdiff.puzzle_codec import decode_puzzles
+    from rumdiff.puzzle import decode_puzzles
 
     names = feature_names(feature_set, k=k, m=m)
     assert metadata["features"] == names
@@ -42,3 +42,40 @@ def assert_fresh_features(frame, metadata, feature_set="all", *, k=4, m=2, n=100
     expected = compute_features(decode_puzzles(frame["puzzle"], k, n), m=m, feature_set=feature_set)
     pd.testing.assert_frame_equal(frame[names], expected.reset_index(drop=True))
     return names
+
+
+#: A forest grid small enough for tests: two candidates of ten tiny trees.
+TINY_GRID = {"n_estimators": (10,), "max_leaf_nodes": (8, 32), "class_weight": ("balanced",)}
+#: Work thresholds that give every class some of the tiny dataset's G(4, 2, 20) puzzles.
+TINY_THRESHOLDS = (15_000, 40_000)
+
+
+def tiny_dataset(folder, *, count=300, seed=3, name="tiny.parquet"):
+    """Build a real dataset (generated, solved, featurised, labelled) of small puzzles."""
+    from rumdiff.data import DatasetSpec, build_dataset
+
+    path = folder / name
+    spec = DatasetSpec(count=count, n=20, seed=seed)
+    build_dataset(path, spec, jobs=1, thresholds=TINY_THRESHOLDS)
+    return path
+
+
+def read(path):
+    """A dataset and its sidecar."""
+    from rumdiff.data import metadata_path, read_dataset, read_metadata
+
+    return read_dataset(path), read_metadata(metadata_path(path))
+
+
+def train_model(dataset, folder, *, feature_set="all"):
+    """Train a tiny model on a dataset and save it in ``folder``; return the saved Model."""
+    from rumdiff.learn import build_model, save_model, train, training_data
+    from rumdiff.learn.model import file_sha256
+
+    frame, metadata = read(dataset)
+    data = training_data(
+        frame, metadata, feature_set=feature_set, source=str(dataset),
+        sha256=file_sha256(dataset),
+    )  # fmt: skip
+    result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
+    return save_model(build_model(result), folder / "model.joblib")

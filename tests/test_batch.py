@@ -1,11 +1,11 @@
-"""Solving stacks of puzzles into dataset columns (rumdiff.batch)."""
+"""Solving stacks of puzzles into dataset columns (rumdiff.data.batch)."""
 
 import numpy as np
 from helpers import random_copies
 
-from rumdiff.batch import SOLVER_COLUMNS, solve_batch
+from rumdiff.data.batch import SOLVER_COLUMNS, solve_batch
 from rumdiff.puzzle import Puzzle
-from rumdiff.solver import solve
+from rumdiff.solve import solve
 
 
 def test_columns_are_the_solvers_and_repeats_keep_the_work():

@@ -1,4 +1,4 @@
-"""Tests for rumdiff.dataset, rumdiff.dataset_io, rumdiff.progress and ``rumdiff generate``."""
+"""Tests for rumdiff.data, rumdiff.data.io, rumdiff.cli.progress and ``rumdiff generate``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -17,11 +18,12 @@ import pytest
 from helpers import assert_fresh_features
 
 from rumdiff import __version__, config
-from rumdiff.batch import solve_batch
 from rumdiff.cli import main
-from rumdiff.dataset import (
+from rumdiff.cli.progress import ProgressBar, format_duration
+from rumdiff.data import (
     BASE_COLUMNS,
     DatasetError,
+    DatasetSpec,
     build_dataset,
     dataset_columns,
     metadata_path,
@@ -30,16 +32,14 @@ from rumdiff.dataset import (
     work_dir,
     write_dataset,
 )
-from rumdiff.generate import generate
-from rumdiff.labels import class_counts, compute_labels
-from rumdiff.progress import ProgressBar, format_duration
-from rumdiff.puzzle import Puzzle
-from rumdiff.puzzle_codec import decode_puzzles
-from rumdiff.puzzle_file import read_puzzles
-from rumdiff.solver import solve
+from rumdiff.data.batch import solve_batch
+from rumdiff.data.generator import generate
+from rumdiff.data.labels import class_counts, compute_labels
+from rumdiff.puzzle import Puzzle, decode_puzzles, read_puzzles
+from rumdiff.solve import solve
 
 COUNT, CHUNK, SEED = 60, 20, 3
-PARAMS = {"count": COUNT, "chunk_size": CHUNK, "seed": SEED, "feature_set": "none"}
+SPEC = DatasetSpec(count=COUNT, chunk_size=CHUNK, seed=SEED, feature_set="none")
 CLI_PARAMS = ["--count", str(COUNT), "--chunk-size", str(CHUNK), "--seed", str(SEED)]
 CLI_PARAMS += ["--features", "none", "--quiet"]
 
@@ -57,7 +57,7 @@ def _leftovers(folder) -> list[str]:
 def one_go(tmp_path_factory):
     """A dataset made in one go, in one process: (path, metadata, frame)."""
     path = tmp_path_factory.mktemp("one") / "data.parquet"
-    metadata = build_dataset(path, jobs=1, command=["rumdiff", "generate", "x"], **PARAMS)
+    metadata = build_dataset(path, SPEC, jobs=1, command=["rumdiff", "generate", "x"])
     return path, metadata, read_dataset(path)
 
 
@@ -120,7 +120,7 @@ def test_metadata_records_how_the_dataset_was_made(one_go):
 def test_csv_and_parquet_read_back_alike(one_go, tmp_path):
     _, _, frame = one_go
     path = tmp_path / "data.csv"
-    build_dataset(path, jobs=1, **PARAMS)
+    build_dataset(path, SPEC, jobs=1)
     pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
     # Exact round trips, floats bit for bit, in both formats.
     for name in ("copy.csv", "copy.parquet", "copy.pq"):
@@ -135,15 +135,16 @@ def test_csv_and_parquet_read_back_alike(one_go, tmp_path):
 def test_jobs_do_not_change_the_rows(one_go, tmp_path):
     _, _, frame = one_go
     path = tmp_path / "two.parquet"
-    metadata = build_dataset(path, jobs=2, **PARAMS)
+    metadata = build_dataset(path, SPEC, jobs=2)
     pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
     assert metadata["sessions"][0]["jobs"] == 2
 
 
 def test_other_shapes_and_modes(tmp_path):
     path = tmp_path / "small.csv"
-    build_dataset(path, count=12, k=3, m=3, n=20, mode="simplex", seed=1, feature_set="none",
-                  chunk_size=5, jobs=1)  # fmt: skip
+    spec = DatasetSpec(count=12, k=3, m=3, n=20, mode="simplex", seed=1, feature_set="none",
+                       chunk_size=5)  # fmt: skip
+    build_dataset(path, spec, jobs=1)
     frame = read_dataset(path)
     assert list(frame.columns) == dataset_columns(3, [])
     assert np.allclose(frame[["p0", "p1", "p2", "p3"]].sum(axis=1), 1)
@@ -153,7 +154,8 @@ def test_other_shapes_and_modes(tmp_path):
                                                          seed=1).puzzles.copies
     )  # fmt: skip
     fixed = tmp_path / "fixed.csv"
-    build_dataset(fixed, count=5, mode="fixed", percentages=(10, 20), feature_set="none", jobs=1)
+    spec = DatasetSpec(count=5, mode="fixed", percentages=(10, 20), feature_set="none")
+    build_dataset(fixed, spec, jobs=1)
     assert np.allclose(read_dataset(fixed)[["p0", "p1", "p2"]], [0.1, 0.2, 0.7])
 
 
@@ -177,17 +179,17 @@ def test_resume_after_an_interruption_gives_the_one_go_rows(one_go, tmp_path, jo
     _, _, frame = one_go
     path = tmp_path / "data.parquet"
     with pytest.raises(Stop):
-        build_dataset(path, jobs=jobs, progress=_stop_after(1), **PARAMS)
+        build_dataset(path, SPEC, jobs=jobs, progress=_stop_after(1))
     assert not path.exists() and not metadata_path(path).exists()
     parts = sorted(p.name for p in work_dir(path).glob("part-*"))
     assert len(parts) == 1
     with pytest.raises(DatasetError, match="unfinished run .* resume it"):
-        build_dataset(path, jobs=jobs, **PARAMS)
+        build_dataset(path, SPEC, jobs=jobs)
     with pytest.raises(DatasetError, match="cannot resume: .* has seed=3, not 4"):
-        build_dataset(path, jobs=jobs, resume=True, **{**PARAMS, "seed": 4})
+        build_dataset(path, replace(SPEC, seed=4), jobs=jobs, resume=True)
     seen = []
     metadata = build_dataset(
-        path, jobs=jobs, resume=True, progress=lambda d, t: seen.append(d), **PARAMS
+        path, SPEC, jobs=jobs, resume=True, progress=lambda d, t: seen.append(d)
     )
     assert seen == [CHUNK, 2 * CHUNK, 3 * CHUNK]
     pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
@@ -195,10 +197,10 @@ def test_resume_after_an_interruption_gives_the_one_go_rows(one_go, tmp_path, jo
     assert not work_dir(path).exists() and _leftovers(tmp_path) == []
     # Resuming a finished dataset does nothing.
     stamp = path.stat().st_mtime_ns
-    again = build_dataset(path, jobs=jobs, resume=True, **PARAMS)
+    again = build_dataset(path, SPEC, jobs=jobs, resume=True)
     assert again["already_complete"] and path.stat().st_mtime_ns == stamp
     # ... or only relabels it, when asked for other labels.
-    again = build_dataset(path, jobs=jobs, resume=True, thresholds=(1000, 2000), **PARAMS)
+    again = build_dataset(path, SPEC, jobs=jobs, resume=True, thresholds=(1000, 2000))
     assert again["already_complete"] and again["label"]["thresholds"] == [1000, 2000]
     relabelled = read_dataset(path)
     assert np.array_equal(relabelled["label"], compute_labels(frame, "work", (1000, 2000)))
@@ -207,7 +209,7 @@ def test_resume_after_an_interruption_gives_the_one_go_rows(one_go, tmp_path, jo
 
 
 def test_a_failing_worker_leaves_no_output(tmp_path, monkeypatch):
-    import rumdiff.dataset
+    import rumdiff.data.dataset
 
     calls = []
 
@@ -217,10 +219,10 @@ def test_a_failing_worker_leaves_no_output(tmp_path, monkeypatch):
             raise RuntimeError("solver exploded")
         return solve_batch(copies, **options)
 
-    monkeypatch.setattr(rumdiff.dataset, "solve_batch", failing)
+    monkeypatch.setattr(rumdiff.data.dataset, "solve_batch", failing)
     path = tmp_path / "data.csv"
     with pytest.raises(RuntimeError, match="solver exploded"):
-        build_dataset(path, jobs=1, **PARAMS)
+        build_dataset(path, SPEC, jobs=1)
     assert not path.exists() and not metadata_path(path).exists()
     assert [p.name for p in work_dir(path).glob("part-*")] == ["part-000000.csv"]
     assert _leftovers(tmp_path) == [] and _leftovers(work_dir(path)) == []
@@ -241,12 +243,12 @@ def test_a_failed_final_write_keeps_the_old_file_and_the_parts(one_go, tmp_path,
 
     monkeypatch.setattr(pd.DataFrame, "to_parquet", half_written)
     with pytest.raises(OSError, match="No space left"):
-        build_dataset(path, jobs=1, **PARAMS)
+        build_dataset(path, SPEC, jobs=1)
     assert path.read_bytes() == b"old dataset" and not metadata_path(path).exists()
     assert _leftovers(tmp_path) == []
     assert len(list(work_dir(path).glob("part-*"))) == COUNT // CHUNK
     monkeypatch.undo()
-    metadata = build_dataset(path, jobs=1, resume=True, **PARAMS)
+    metadata = build_dataset(path, SPEC, jobs=1, resume=True)
     assert metadata["sessions"][-1]["puzzles_solved"] == 0
     pd.testing.assert_frame_equal(_rows(read_dataset(path)), _rows(frame))
 
@@ -279,14 +281,14 @@ def test_resume_after_kill(one_go, tmp_path):
 
 def test_feature_columns(tmp_path):
     path = tmp_path / "data.parquet"
-    metadata = build_dataset(path, count=25, chunk_size=10, seed=5, jobs=1, feature_set="all")
+    metadata = build_dataset(path, DatasetSpec(count=25, chunk_size=10, seed=5), jobs=1)
     assert_fresh_features(read_dataset(path), metadata)
 
 
 def test_beam_width_changes_the_work_never_the_scores(one_go, tmp_path):
     _, _, frame = one_go
     path = tmp_path / "plain.csv"
-    metadata = build_dataset(path, jobs=1, beam_width=0, **PARAMS)
+    metadata = build_dataset(path, replace(SPEC, beam_width=0), jobs=1)
     plain = read_dataset(path)
     assert metadata["parameters"]["beam_width"] == 0
     assert metadata["label"]["thresholds"] == list(config.PLAIN_DP_WORK_THRESHOLDS)
@@ -299,7 +301,7 @@ def test_beam_width_changes_the_work_never_the_scores(one_go, tmp_path):
         work = solve(Puzzle(copies[i], m=2), beam_width=0).work
         assert (plain["states"][i], plain["transitions"][i]) == (work.states, work.transitions)
     # A finished dataset is reused only when solved with the same beam width.
-    again = build_dataset(path, jobs=1, beam_width=0, resume=True, **PARAMS)
+    again = build_dataset(path, replace(SPEC, beam_width=0), jobs=1, resume=True)
     assert again["already_complete"]
 
     # An unfinished run resumes only with the same beam width.
@@ -308,9 +310,9 @@ def test_beam_width_changes_the_work_never_the_scores(one_go, tmp_path):
 
     unfinished = tmp_path / "unfinished.csv"
     with pytest.raises(KeyboardInterrupt):
-        build_dataset(unfinished, jobs=1, beam_width=0, progress=stop, **PARAMS)
+        build_dataset(unfinished, replace(SPEC, beam_width=0), jobs=1, progress=stop)
     with pytest.raises(DatasetError, match="cannot resume: .* has beam_width=0, not 64"):
-        build_dataset(unfinished, jobs=1, resume=True, **PARAMS)
+        build_dataset(unfinished, SPEC, jobs=1, resume=True)
 
 
 def test_datasets_from_before_the_beam_width_was_recorded_are_reused(one_go, tmp_path):
@@ -320,8 +322,8 @@ def test_datasets_from_before_the_beam_width_was_recorded_are_reused(one_go, tmp
     old = json.loads(json.dumps(metadata))
     del old["parameters"]["beam_width"]
     metadata_path(copy).write_text(json.dumps(old))
-    assert build_dataset(copy, jobs=1, resume=True, **PARAMS)["already_complete"]
-    assert not build_dataset(copy, jobs=1, resume=True, beam_width=0, **PARAMS).get(
+    assert build_dataset(copy, SPEC, jobs=1, resume=True)["already_complete"]
+    assert not build_dataset(copy, replace(SPEC, beam_width=0), jobs=1, resume=True).get(
         "already_complete"
     )
 
@@ -339,11 +341,14 @@ def test_bad_arguments(tmp_path):
         ({"thresholds": (1, 2, 3)}, "needs 2 thresholds"),
         ({"mode": "fixed"}, "fixed mode needs percentages"),
     ]
+    spec_fields = {"count", "repeats", "chunk_size", "beam_width", "feature_set", "mode"}
     for change, message in cases:
         with pytest.raises(ValueError, match=message):
-            build_dataset(tmp_path / "d.csv", **{**PARAMS, **change})
+            spec = {key: value for key, value in change.items() if key in spec_fields}
+            other = {key: value for key, value in change.items() if key not in spec_fields}
+            build_dataset(tmp_path / "d.csv", replace(SPEC, **spec), **other)
     with pytest.raises(DatasetError, match="unknown dataset extension '.txt'"):
-        build_dataset(tmp_path / "d.txt", **PARAMS)
+        build_dataset(tmp_path / "d.txt", SPEC)
     assert list(tmp_path.iterdir()) == []
     (tmp_path / "bad.parquet").write_bytes(b"not parquet")
     with pytest.raises(DatasetError, match="cannot read as parquet"):

@@ -1,4 +1,4 @@
-"""Tests for rumdiff.dataset_edit and ``rumdiff generate --relabel``."""
+"""Tests for rumdiff.data.edit and ``rumdiff generate --relabel``."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ import pytest
 from helpers import assert_fresh_features
 
 from rumdiff.cli import main
-from rumdiff.dataset import (
+from rumdiff.data import (
     DatasetError,
+    DatasetSpec,
     build_dataset,
     metadata_path,
     read_dataset,
     read_metadata,
 )
-from rumdiff.dataset_edit import refeaturise_dataset, relabel_dataset
-from rumdiff.labels import class_counts, compute_labels
+from rumdiff.data.edit import refeaturise_dataset, relabel_dataset
+from rumdiff.data.labels import class_counts, compute_labels
 
 SEED = 3
 
@@ -25,7 +26,8 @@ SEED = 3
 def built(tmp_path_factory):
     """A dataset without feature columns, to be rewritten: (path, metadata, frame)."""
     path = tmp_path_factory.mktemp("built") / "data.parquet"
-    metadata = build_dataset(path, count=60, chunk_size=20, seed=SEED, feature_set="none", jobs=1)
+    spec = DatasetSpec(count=60, chunk_size=20, seed=SEED, feature_set="none")
+    metadata = build_dataset(path, spec, jobs=1)
     return path, metadata, read_dataset(path)
 
 
@@ -34,14 +36,14 @@ def _no_solving(*args, **kwargs):
 
 
 def test_relabel_without_solving(built, tmp_path, monkeypatch):
-    import rumdiff.solver
+    import rumdiff.solve
 
     path, _, frame = built
 
     def no_solving(*args, **kwargs):
         raise AssertionError("relabelling must not solve")
 
-    monkeypatch.setattr(rumdiff.solver, "solve", no_solving)
+    monkeypatch.setattr(rumdiff.solve, "solve", no_solving)
     out = tmp_path / "relabelled.csv"
     metadata = relabel_dataset(path, label_by="time", thresholds=(0.001, 0.01, 0.02), output=out)
     relabelled = read_dataset(out)
@@ -62,10 +64,10 @@ def test_relabel_without_solving(built, tmp_path, monkeypatch):
 
 
 def test_refeaturise_without_solving(built, tmp_path, monkeypatch):
-    import rumdiff.solver
+    import rumdiff.solve
 
     path, _, frame = built
-    monkeypatch.setattr(rumdiff.solver, "solve", _no_solving)
+    monkeypatch.setattr(rumdiff.solve, "solve", _no_solving)
     out = tmp_path / "refeaturised.csv"
     metadata = refeaturise_dataset(path, feature_set="all", output=out)
     rebuilt = read_dataset(out)

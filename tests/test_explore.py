@@ -1,4 +1,4 @@
-"""Tests for rumdiff.explore and ``rumdiff explore`` on tiny grids."""
+"""Tests for rumdiff.report.exploration and ``rumdiff explore`` on tiny grids."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from rumdiff.cli import main
-from rumdiff.explore import explore, grid_cells, write_explore
-from rumdiff.generate import generate
-from rumdiff.solver import solve
+from rumdiff.data.generator import generate
+from rumdiff.report.exploration import explore, grid_cells, write_explore
+from rumdiff.solve import solve
 
 PNG = b"\x89PNG\r\n\x1a\n"
 TINY = {"step": 50, "zoom_step": 5, "zoom_max": 10, "samples": 3, "seed": 2}

@@ -1,4 +1,4 @@
-"""Tests for rumdiff.features and rumdiff.features_thesis: every feature against a slow,
+"""Tests for rumdiff.features and rumdiff.features.thesis: every feature against a slow,
 obvious twin on seeded random puzzles, the thesis's features on hand-worked examples,
 the solver's own numbers, the transformer and the CLI."""
 
@@ -17,7 +17,6 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rumdiff import config
-from rumdiff._kernels.features import colour_runs, runs_rules, window_runs
 from rumdiff.cli import main
 from rumdiff.features import (
     EXTENDED_FEATURES,
@@ -26,11 +25,12 @@ from rumdiff.features import (
     describe_features,
     feature_names,
 )
-from rumdiff.groups import clearable, group_value, max_groups
-from rumdiff.puzzle import Puzzle, Puzzles
-from rumdiff.puzzle_file import format_puzzles
-from rumdiff.runstates import run_states
-from rumdiff.solver import solve
+from rumdiff.features._extended import colour_runs
+from rumdiff.features._thesis import runs_rules, window_runs
+from rumdiff.puzzle import Puzzle, Puzzles, format_puzzles
+from rumdiff.solve import solve
+from rumdiff.solve.groups import clearable, group_value, max_groups
+from rumdiff.solve.runstates import run_states
 
 # (k, m, n) shapes of the random stacks; each puzzle draws its own density.
 SHAPES = [(4, 2, 100), (4, 2, 13), (4, 3, 40), (3, 2, 30), (5, 2, 25), (6, 1, 20), (2, 3, 20),
@@ -298,7 +298,7 @@ SMALL_IN_FEATURES = [
 def test_thesis_features_equal_the_published_solver_on_small_in():
     from helpers import shared_examples
 
-    from rumdiff.puzzle_file import read_puzzles
+    from rumdiff.puzzle import read_puzzles
 
     puzzles, _ = shared_examples()
     stack = read_puzzles(puzzles, n=100).copies[: len(SMALL_IN_FEATURES)]
@@ -365,10 +365,7 @@ def test_exact_runs_only_matches_slow_twin(m, n, seed):
     for column in columns:
         x = column.astype(np.int64)[:, None]
         reach = np.zeros(n, dtype=np.int64)
-        points, tiles = colour_runs(
-            x, 0, 0, n, tables.first, tables.used, tables.next_state, tables.dropped1,
-            tables.dropped2, reach, scratch(m),
-        )  # fmt: skip
+        points, tiles = colour_runs(x, 0, 0, n, tables.kernel_tables, reach, scratch(m))
         assert points == slow_runs_only(column, list(range(1, n + 1)))
         assert tiles == slow_runs_only(column, [1] * n)
         assert reach.tolist() == slow_reach(column, m)
@@ -378,8 +375,7 @@ def exact_runs(column, m) -> int:
     """The exact runs-only optimum of one colour (a ``(n, 1)`` int64 column)."""
     tables, n = run_states(m), len(column)
     points, _ = colour_runs(
-        column, 0, 0, n, tables.first, tables.used, tables.next_state, tables.dropped1,
-        tables.dropped2, np.zeros(n, dtype=np.int64), scratch(m),
+        column, 0, 0, n, tables.kernel_tables, np.zeros(n, dtype=np.int64), scratch(m),
     )  # fmt: skip
     return points
 

@@ -1,4 +1,4 @@
-"""Tests for rumdiff.generate: seeding, chunking, uniqueness and modes."""
+"""Tests for rumdiff.data.generator: seeding, chunking, uniqueness and modes."""
 
 from __future__ import annotations
 
@@ -8,14 +8,9 @@ import numpy as np
 import pytest
 
 from rumdiff import config
-from rumdiff.generate import (
-    GeneratedPuzzles,
-    block_size,
-    generate,
-    puzzle_keys,
-    redraw,
-)
-from rumdiff.puzzle_codec import encode_puzzles
+from rumdiff.data.distinct import puzzle_keys
+from rumdiff.data.generator import GeneratedPuzzles, block_size, generate, redraw
+from rumdiff.puzzle import encode_puzzles
 
 
 def _same(a: GeneratedPuzzles, b: GeneratedPuzzles) -> bool:

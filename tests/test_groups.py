@@ -5,7 +5,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 import pytest
 
-from rumdiff.groups import (
+from rumdiff.solve.groups import (
     clearable,
     group_value,
     group_value_exhaustive,

@@ -1,4 +1,4 @@
-"""Tests for rumdiff.labels: both schemes, their boundaries, thresholds and counts."""
+"""Tests for rumdiff.data.labels: both schemes, their boundaries, thresholds and counts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from rumdiff import config
-from rumdiff.labels import (
+from rumdiff.data.labels import (
     check_thresholds,
     class_counts,
     compute_labels,

@@ -1,4 +1,4 @@
-"""Tests for rumdiff.model: save/load round trip, the sidecar, and every refusal."""
+"""Tests for rumdiff.learn.model: save/load round trip, the sidecar, and every refusal."""
 
 from __future__ import annotations
 
@@ -8,42 +8,20 @@ from pathlib import Path
 import joblib
 import numpy as np
 import pytest
-from test_train import TINY_GRID, read, tiny_dataset
 
 from rumdiff import __version__, config
-from rumdiff.model import (
+from rumdiff.learn.model import (
     ModelError,
-    build_model,
     load_model,
     save_model,
     sidecar_path,
 )
 
 
-def trained_model(folder, *, feature_set="all"):
-    """Train a tiny model on a tiny real dataset; return (saved Model, dataset path)."""
-    from rumdiff.model import file_sha256
-    from rumdiff.train import train, training_data
-
-    dataset = tiny_dataset(folder)
-    frame, metadata = read(dataset)
-    data = training_data(
-        frame, metadata, feature_set=feature_set, source=str(dataset),
-        sha256=file_sha256(dataset),
-    )  # fmt: skip
-    result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
-    return save_model(build_model(result), folder / "model.joblib"), dataset
-
-
-@pytest.fixture(scope="module")
-def saved(tmp_path_factory):
-    return trained_model(tmp_path_factory.mktemp("model"))
-
-
 @pytest.fixture
-def copy(saved, tmp_path):
+def copy(trained, tmp_path):
     """A fresh copy of the saved model and sidecar, to tamper with."""
-    model, _ = saved
+    model, _ = trained
     target = tmp_path / "copy.joblib"
     target.write_bytes(Path(model.path).read_bytes())
     sidecar_path(target).write_text(sidecar_path(model.path).read_text())
@@ -58,13 +36,13 @@ def _edit_sidecar(path, **changes):
 
 
 def _puzzles(n=20, count=50, seed=11, **options):
-    from rumdiff.generate import generate
+    from rumdiff.data.generator import generate
 
     return generate(count, n=n, seed=seed, **options).puzzles
 
 
-def test_round_trip(saved):
-    model, dataset = saved
+def test_round_trip(trained):
+    model, dataset = trained
     loaded = load_model(model.path)
     assert loaded.metadata == model.metadata
     puzzles = _puzzles()
@@ -73,13 +51,13 @@ def test_round_trip(saved):
     assert loaded.classes == [1, 2, 3, 4] and loaded.class_names == list(config.LABEL_NAMES)
 
 
-def test_sidecar_records_what_prediction_needs(saved):
+def test_sidecar_records_what_prediction_needs(trained):
     import sklearn
 
     from rumdiff.features import feature_names
-    from rumdiff.model import features_fingerprint, file_sha256
+    from rumdiff.learn.model import features_fingerprint, file_sha256
 
-    model, dataset = saved
+    model, dataset = trained
     metadata = json.loads(sidecar_path(model.path).read_text())
     assert metadata["format"] == "rumdiff-model"
     assert metadata["format_version"] == config.MODEL_FORMAT
@@ -101,8 +79,8 @@ def test_sidecar_records_what_prediction_needs(saved):
     assert dataset.name in metadata["training_data"]["file"]
 
 
-def test_pipeline_goes_from_puzzles_to_probabilities(saved):
-    model, _ = saved
+def test_pipeline_goes_from_puzzles_to_probabilities(trained):
+    model, _ = trained
     assert list(model.pipeline.named_steps) == ["features", "forest"]
     puzzles = _puzzles()
     proba = model.predict_proba(puzzles)
@@ -116,8 +94,8 @@ def test_pipeline_goes_from_puzzles_to_probabilities(saved):
     "options, wrong",
     [({"n": 21}, "n=21"), ({"k": 5}, "k=5"), ({"m": 3}, "m=3")],
 )
-def test_refuses_puzzles_of_other_shape(saved, options, wrong):
-    model, _ = saved
+def test_refuses_puzzles_of_other_shape(trained, options, wrong):
+    model, _ = trained
     parameters = {"n": 20, **options}
     puzzles = _puzzles(**parameters)
     with pytest.raises(ModelError, match=f"{wrong}.*trained on G\\(k=4, m=2, n=20\\)"):
@@ -172,7 +150,7 @@ def test_refuses_a_file_that_does_not_match_its_sidecar(copy):
 
 
 def test_refuses_a_pickle_that_is_not_a_rumdiff_pipeline(copy):
-    from rumdiff.model import file_sha256
+    from rumdiff.learn.model import file_sha256
 
     joblib.dump({"not": "a model"}, copy)
     _edit_sidecar(copy, model_sha256=file_sha256(copy))
@@ -184,8 +162,8 @@ def test_refuses_a_pickle_that_is_not_a_rumdiff_pipeline(copy):
         load_model(copy)
 
 
-def test_save_is_atomic_and_leaves_no_temporary_files(saved, tmp_path):
-    model, _ = saved
+def test_save_is_atomic_and_leaves_no_temporary_files(trained, tmp_path):
+    model, _ = trained
     target = tmp_path / "deep" / "er" / "m.joblib"
     again = save_model(model, target)
     assert again.path == str(target)

@@ -1,4 +1,4 @@
-"""Tests for rumdiff.predict and ``rumdiff predict``."""
+"""Tests for rumdiff.learn.prediction and ``rumdiff predict``."""
 
 from __future__ import annotations
 
@@ -8,23 +8,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_model import trained_model
 
 from rumdiff import config
 from rumdiff.cli import main
-from rumdiff.predict import default_model_path, format_table, predict
+from rumdiff.learn.prediction import default_model_path, format_table, predict
 
 
-@pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    return trained_model(tmp_path_factory.mktemp("model"))[0]
+@pytest.fixture
+def model(trained):
+    return trained[0]
 
 
 @pytest.fixture(scope="module")
 def puzzle_file(tmp_path_factory):
     """A puzzle file of 40 G(4, 2, 20) puzzles (largest value 20 in each)."""
-    from rumdiff.generate import generate
-    from rumdiff.puzzle_file import write_puzzles
+    from rumdiff.data.generator import generate
+    from rumdiff.puzzle import write_puzzles
 
     path = tmp_path_factory.mktemp("puzzles") / "p.in"
     write_puzzles(path, generate(40, n=20, seed=5, mode="fixed", percentages=(20, 20)).puzzles)
@@ -36,7 +35,7 @@ def _columns():
 
 
 def test_predict_rows_and_probabilities(model, puzzle_file):
-    from rumdiff.puzzle_file import read_puzzles
+    from rumdiff.puzzle import read_puzzles
 
     puzzles = read_puzzles(puzzle_file, n=20)
     frame = predict(model, puzzles)
@@ -69,9 +68,19 @@ def test_default_model_lives_in_the_repository():
 
 def test_the_committed_default_model_loads_and_predicts():
     # A feature or format change that breaks the shipped model must fail here, not for users.
-    from rumdiff.model import load_model
-    from rumdiff.puzzle_file import read_puzzles
+    import json
 
+    import sklearn
+
+    from rumdiff.learn.model import ModelError, load_model, sidecar_path
+    from rumdiff.puzzle import read_puzzles
+
+    saved_with = json.loads(sidecar_path(default_model_path()).read_text())["sklearn_version"]
+    if saved_with.split(".")[:2] != sklearn.__version__.split(".")[:2]:
+        # Another scikit-learn minor version (the oldest allowed, say): refused, clearly.
+        with pytest.raises(ModelError, match=f"saved with scikit-learn {saved_with}"):
+            load_model(default_model_path())
+        return
     model = load_model(default_model_path())
     puzzles = read_puzzles(Path(__file__).parents[1] / "data" / "examples" / "mixed-20.in")
     frame = predict(model, puzzles)

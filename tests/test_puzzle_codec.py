@@ -1,4 +1,4 @@
-"""Tests for rumdiff.puzzle_codec: layout, round trips and rejected input."""
+"""Tests for rumdiff.puzzle: layout, round trips and rejected input."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from rumdiff.generate import generate
-from rumdiff.puzzle_codec import decode_puzzle, decode_puzzles, encode_puzzle, encode_puzzles
+from rumdiff.data.generator import generate
+from rumdiff.puzzle import decode_puzzle, decode_puzzles, encode_puzzle, encode_puzzles
 
 
 def test_encoding_layout():

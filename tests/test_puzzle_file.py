@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from helpers import random_copies
 
-from rumdiff.puzzle import Puzzles
-from rumdiff.puzzle_file import (
+from rumdiff.puzzle import (
     PuzzleFileError,
+    Puzzles,
     format_puzzles,
     parse_puzzles,
     read_puzzles,
@@ -118,7 +118,7 @@ def test_scores_round_trip_and_errors(tmp_path):
 
 def test_fast_tile_parser_equals_its_checked_twin():
     from rumdiff import config
-    from rumdiff.puzzle_file import _checked_tiles, _colour_lookup, _fast_tiles
+    from rumdiff.puzzle.files import _checked_tiles, _colour_lookup, _fast_tiles
 
     rng = np.random.default_rng(5)
     letters = config.COLOURS

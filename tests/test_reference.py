@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 from rumdiff import config
-from rumdiff.arrangement import Arrangement, Group, Run
-from rumdiff.puzzle import Puzzle
-from rumdiff.puzzle_file import parse_puzzles, read_puzzles, read_scores
-from rumdiff.reference import MAX_BRUTE_FORCE_TILES, solve_brute_force, solve_ilp
+from rumdiff.puzzle import Puzzle, parse_puzzles, read_puzzles, read_scores
+from rumdiff.solve.arrangement import Arrangement, Group, Run
+from rumdiff.solve.reference import MAX_BRUTE_FORCE_TILES, solve_brute_force, solve_ilp
 
 # CI checks out shared/ beside the repository.
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -198,7 +197,7 @@ def test_ilp_raises_when_highs_is_not_optimal(monkeypatch):
     # A time limit is hit nondeterministically, so fake HiGHS's answer instead.
     from types import SimpleNamespace
 
-    import rumdiff.reference as reference
+    import rumdiff.solve.reference as reference
 
     def stopped(*args, **kwargs):
         return SimpleNamespace(status=1, message="Time limit reached.", x=None, fun=None)

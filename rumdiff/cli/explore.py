@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from rumdiff import config
-from rumdiff.cli import UserError, generation_options
+from rumdiff.cli import UserError
+from rumdiff.cli.options import generation_options
 
 DESCRIPTION = """\
 Solve SAMPLES random puzzles per cell of a grid of p0 (percent of cells with 0 copies)
@@ -51,8 +52,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from rumdiff.explore import explore, write_explore
-    from rumdiff.progress import ProgressCallback
+    from rumdiff.cli.progress import ProgressCallback
+    from rumdiff.report.exploration import explore, write_explore
 
     if args.jobs == 0:
         raise UserError("--jobs must not be 0")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rumdiff import config
-from rumdiff.cli import UserError, puzzle_options, read_puzzle_file, write_output
+from rumdiff.cli import UserError
+from rumdiff.cli.options import puzzle_options, read_puzzle_file, write_output
 
 
 def register(subparsers) -> None:

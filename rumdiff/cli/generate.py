@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from rumdiff import config
-from rumdiff.cli import UserError, generation_options
+from rumdiff.cli import UserError
+from rumdiff.cli.options import generation_options
 
 DESCRIPTION = """\
 Generate COUNT distinct random puzzles G(k, m, n), solve them exactly, compute their
@@ -46,6 +47,14 @@ def register(subparsers) -> None:
     generation_options(
         parser, m_help="most copies of a tile", jobs_help="-1 uses every core, -2 all but one"
     )
+    _mode_options(parser)
+    _label_options(parser)
+    _dataset_options(parser)
+    parser.set_defaults(run=run)
+
+
+def _mode_options(parser) -> None:
+    """How copy probabilities are drawn: --mode, --percentages, --regime-weights."""
     parser.add_argument(
         "--mode", choices=config.GENERATE_MODES, default=config.GENERATE_MODE,
         help="fixed: given percentages; mixed: the thesis's three training regimes; "
@@ -62,8 +71,12 @@ def register(subparsers) -> None:
         help="mixed mode: relative frequencies of regimes 1, 2, 3 (default: "
         f"{' '.join(map(str, config.REGIME_WEIGHTS))}, the thesis's 10k / 90k / 300k)",
     )  # fmt: skip
+
+
+def _label_options(parser) -> None:
+    """How puzzles are labelled: --label-by, --thresholds, --beam-width, --relabel."""
     parser.add_argument(
-        "--label-by", choices=("work", "time"), default=config.LABEL_BY,
+        "--label-by", choices=tuple(config.LABEL_SCHEMES), default=config.LABEL_BY,
         help=f"label scheme (default: {config.LABEL_BY})",
     )  # fmt: skip
     defaults = (
@@ -78,15 +91,23 @@ def register(subparsers) -> None:
         help=f"label thresholds, increasing (default: {defaults})",
     )  # fmt: skip
     parser.add_argument(
-        "--features", choices=(*config.FEATURE_SETS, "none"),
-        default=config.DATASET_FEATURE_SET,
-        help=f"feature columns to store (default: {config.DATASET_FEATURE_SET})",
-    )  # fmt: skip
-    parser.add_argument(
         "--beam-width", type=int, default=config.BEAM_WIDTH,
         help="the solver's beam width: never changes a score, but decides the work and so "
         "the work labels; 0 labels by the work of the plain exact DP, which follows the "
         f"size of the puzzle's search space (default: {config.BEAM_WIDTH}, rumdiff's solver)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--relabel", default=None, metavar="DATASET",
+        help="recompute the labels of DATASET with --label-by and --thresholds, without "
+        "solving (default: off)",
+    )  # fmt: skip
+
+
+def _dataset_options(parser) -> None:
+    """What the dataset holds and how the run goes: features, chunks, resume, puzzles only."""
+    parser.add_argument(
+        "--features", choices=config.DATASET_FEATURE_SETS, default=config.DATASET_FEATURE_SET,
+        help=f"feature columns to store (default: {config.DATASET_FEATURE_SET})",
     )  # fmt: skip
     parser.add_argument(
         "--chunk-size", type=int, default=config.DATASET_CHUNK,
@@ -104,12 +125,6 @@ def register(subparsers) -> None:
         help="only generate: write the puzzles to OUT in the thesis's file format "
         "(default: off)",
     )  # fmt: skip
-    parser.add_argument(
-        "--relabel", default=None, metavar="DATASET",
-        help="recompute the labels of DATASET with --label-by and --thresholds, without "
-        "solving (default: off)",
-    )  # fmt: skip
-    parser.set_defaults(run=run)
 
 
 def _command(args) -> list[str]:
@@ -138,7 +153,7 @@ def _summary(metadata: dict) -> str:
 
 
 def _relabel(args) -> int:
-    from rumdiff.dataset_edit import relabel_dataset
+    from rumdiff.data.edit import relabel_dataset
 
     if args.puzzles_only or args.resume:
         raise UserError("--relabel cannot be combined with --puzzles-only or --resume")
@@ -157,8 +172,8 @@ def _relabel(args) -> int:
 
 
 def _puzzles_only(args) -> int:
-    from rumdiff.generate import generate
-    from rumdiff.puzzle_file import write_puzzles
+    from rumdiff.data.generator import generate
+    from rumdiff.puzzle import write_puzzles
 
     try:
         generated = generate(
@@ -189,8 +204,8 @@ def run(args) -> int:
 
     import signal
 
-    from rumdiff.dataset import build_dataset, work_dir
-    from rumdiff.progress import ProgressCallback, format_duration
+    from rumdiff.cli.progress import ProgressCallback, format_duration
+    from rumdiff.data import DatasetSpec, build_dataset, work_dir
 
     progress = ProgressCallback()
 
@@ -199,13 +214,15 @@ def run(args) -> int:
 
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
+        spec = DatasetSpec(
+            count=args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
+            percentages=args.percentages, regime_weights=args.regime_weights,
+            repeats=args.repeats, feature_set=args.features, chunk_size=args.chunk_size,
+            beam_width=args.beam_width,
+        )  # fmt: skip
         metadata = build_dataset(
-            args.out, count=args.count, k=args.k, m=args.m, n=args.n, mode=args.mode,
-            seed=args.seed, percentages=args.percentages, regime_weights=args.regime_weights,
-            jobs=args.jobs, repeats=args.repeats, label_by=args.label_by,
-            thresholds=args.thresholds, feature_set=args.features, chunk_size=args.chunk_size,
-            beam_width=args.beam_width, resume=args.resume, command=_command(args),
-            progress=None if args.quiet else progress,
+            args.out, spec, label_by=args.label_by, thresholds=args.thresholds, jobs=args.jobs,
+            resume=args.resume, command=_command(args), progress=None if args.quiet else progress,
         )  # fmt: skip
     except KeyboardInterrupt:
         progress.close()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rumdiff.cli import UserError, puzzle_options, read_puzzle_file, write_output
+from rumdiff import config
+from rumdiff.cli import UserError
+from rumdiff.cli.options import puzzle_options, read_puzzle_file, write_output
 
 #: How to build the default model when it is missing (the README's pipeline).
 BUILD_HINT = "build it with `make default-model`, or give --model (rumdiff train ... --model PATH)"
@@ -29,15 +31,15 @@ def register(subparsers) -> None:
     )  # fmt: skip
     parser.add_argument("-o", "--output", default=None, help="write here (default: stdout)")
     parser.add_argument(
-        "--format", choices=("table", "csv"), default=None,
+        "--format", choices=config.PREDICT_FORMATS, default=None,
         help="output format (default: csv when OUTPUT ends in .csv, else table)",
     )  # fmt: skip
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from rumdiff.model import ModelError, load_model
-    from rumdiff.predict import default_model_path, format_table, predict, to_csv
+    from rumdiff.learn.model import ModelError, load_model
+    from rumdiff.learn.prediction import default_model_path, format_table, predict, to_csv
 
     path = args.model or default_model_path()
     if args.model is None and not path.is_file():

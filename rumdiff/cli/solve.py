@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rumdiff import config
-from rumdiff.cli import UserError, puzzle_options, read_puzzle_file, write_output
+from rumdiff.cli import UserError
+from rumdiff.cli.options import puzzle_options, read_puzzle_file, write_output
 
 STATS_COLUMNS = (
     "puzzle", "score", "lower", "upper", "removed", "segments", "dp_segments",
@@ -38,7 +39,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from rumdiff.solver import SolverBudgetError, solve
+    from rumdiff.solve import SolverBudgetError, solve
 
     puzzles = read_puzzle_file(args)
     scores, stats = [], []

@@ -20,7 +20,7 @@ def register(subparsers) -> None:
         "search, stratified cross-validation on every row, final fit. Writes the "
         "classification report, confusion matrix, feature importance, label distribution "
         "and report.md into OUTDIR, and the model (a joblib pickle with a JSON sidecar). "
-        "The default grid is searched on a stratified subsample; see rumdiff.train.",
+        "The default grid is searched on a stratified subsample; see rumdiff.learn.training.",
     )
     parser.add_argument("dataset", help="dataset file (.parquet or .csv) with its .json sidecar")
     parser.add_argument("-o", "--outdir", required=True, help="folder for the reports")
@@ -29,7 +29,7 @@ def register(subparsers) -> None:
         help="feature set to train on",
     )  # fmt: skip
     parser.add_argument(
-        "--label-by", choices=("work", "time"), default=config.TRAIN_LABEL_BY,
+        "--label-by", choices=tuple(config.LABEL_SCHEMES), default=config.TRAIN_LABEL_BY,
         help="label scheme: solver work (same on every machine) or solve seconds (thesis)",
     )  # fmt: skip
     parser.add_argument(
@@ -78,7 +78,7 @@ def _thresholds(text: str | None):
 
 
 def _read(path: str):
-    from rumdiff.dataset import DatasetError, metadata_path, read_dataset, read_metadata
+    from rumdiff.data import DatasetError, metadata_path, read_dataset, read_metadata
 
     if not Path(path).is_file():
         raise UserError(f"{path}: dataset file not found")
@@ -91,9 +91,10 @@ def _read(path: str):
 
 
 def run(args) -> int:
-    from rumdiff import compare, report, train
-    from rumdiff import model as models
     from rumdiff.atomic import staged
+    from rumdiff.learn import compare, training, training_set
+    from rumdiff.learn import model as models
+    from rumdiff.report import report
 
     if args.folds < 2:
         raise UserError(f"--folds must be at least 2, got {args.folds}")
@@ -104,7 +105,7 @@ def run(args) -> int:
     frame, metadata = _read(args.dataset)
     common = {"label_by": args.label_by, "thresholds": thresholds}
     try:
-        data = train.training_data(
+        data = training_set.training_data(
             frame, metadata, feature_set=args.features, source=args.dataset,
             sha256=models.file_sha256(args.dataset), **common,
         )  # fmt: skip
@@ -113,7 +114,7 @@ def run(args) -> int:
             f"{len(data.feature_names)} {data.feature_set} features, {data.label_by} labels",
             flush=True,
         )
-        result = train.train(
+        result = training.train(
             data, grid=args.grid, folds=args.folds, jobs=args.jobs, seed=args.seed,
             search_rows=search_rows,
         )  # fmt: skip

@@ -1,0 +1,46 @@
+"""Data: random puzzles, their solutions, labels and labelled datasets.
+
+- ``generator``: seeded random puzzles G(k, m, n), all distinct (:func:`generate`);
+- ``distinct``: compact puzzle keys, and redrawing duplicates in index order;
+- ``batch``: a stack of puzzles solved into a dataset's solver columns;
+- ``labels``: difficulty classes from the solver's work or time;
+- ``schema``: a dataset's columns and the label entry of its sidecar;
+- ``io``: dataset files (Parquet or CSV) with a JSON sidecar, written atomically;
+- ``dataset``: :func:`build_dataset`, resumable, in parallel;
+- ``edit``: relabel or refeaturise a finished dataset without solving again.
+"""
+
+from rumdiff.data.dataset import DatasetSpec, build_dataset
+from rumdiff.data.edit import refeaturise_dataset, relabel_dataset
+from rumdiff.data.generator import GeneratedPuzzles, generate
+from rumdiff.data.io import (
+    DatasetError,
+    metadata_path,
+    read_dataset,
+    read_metadata,
+    work_dir,
+    write_dataset,
+)
+from rumdiff.data.labels import check_thresholds, class_counts, compute_labels
+from rumdiff.data.schema import BASE_COLUMNS, dataset_columns, feature_columns
+
+__all__ = [
+    "BASE_COLUMNS",
+    "DatasetError",
+    "DatasetSpec",
+    "GeneratedPuzzles",
+    "build_dataset",
+    "check_thresholds",
+    "class_counts",
+    "compute_labels",
+    "dataset_columns",
+    "feature_columns",
+    "generate",
+    "metadata_path",
+    "read_dataset",
+    "read_metadata",
+    "refeaturise_dataset",
+    "relabel_dataset",
+    "work_dir",
+    "write_dataset",
+]

@@ -1,0 +1,370 @@
+"""Labelled datasets: puzzles generated, solved, featurised and labelled, one row each.
+
+A row holds ``id`` (the puzzle's index in the run); ``k``, ``m``, ``n``; ``puzzle``
+(:func:`rumdiff.puzzle.encode_puzzle`: one digit per cell, lossless); ``mode``,
+``regime`` (1..3 in mixed mode, else 0) and ``p0`` .. ``p{m}`` (the copy probabilities
+the puzzle was drawn with, as fractions); the solver's ``score``, ``lower`` and
+``upper`` bounds, ``states``, ``transitions`` and ``method`` (``"bounds"`` or
+``"dp"``); ``seconds`` (the fastest of ``repeats`` solves, after JIT warm-up); the
+feature columns of :func:`rumdiff.features.compute_features`; and ``label`` (1..4, see
+:mod:`rumdiff.data.labels`). The file is Parquet (``.parquet``, ``.pq``) or CSV (``.csv``),
+by extension, with a JSON sidecar ``<file>.json`` (:func:`~rumdiff.data.io.metadata_path`)
+that records how it was made: ``command``, ``seed``, ``parameters`` (everything that decides the
+rows), ``rumdiff_version``, ``git_commit`` and ``git_dirty``, ``label`` (scheme,
+thresholds, class names), ``class_counts``, ``duplicates_redrawn``, ``wall_seconds``
+(over all sessions of a resumed run), ``solve_seconds``, ``sessions`` (per run or
+resumed run: start, wall and worker CPU seconds, puzzles solved, jobs, commit),
+``features`` and ``columns`` (each column's dtype, restored on reading).
+
+Safety: while it runs, :func:`build_dataset` keeps a work folder ``<file>.partial``
+holding ``run.json`` (the run's parameters) and one part file per finished chunk,
+each written to a temporary name, flushed to disk and renamed, so a part is either
+whole or absent. After the last chunk the parts are checked, joined and labelled,
+the dataset and its sidecar are written the same way, and the folder is removed. A
+run stopped by Ctrl-C, ``kill`` or a crash loses only the chunks being solved; the
+same call with ``resume=True`` solves only what is missing. No reader ever sees a
+half-written dataset.
+
+Labels are a function of the solver columns and features a function of the puzzles,
+so :mod:`rumdiff.data.edit` rewrites either in a finished dataset (``rumdiff
+generate --relabel DATASET`` for labels) without solving again.
+
+Reproducibility: every puzzle is generated up front in this process (cheap, see
+:mod:`rumdiff.data.generator`) and only solving and featurising are spread over worker
+processes, so the same seed gives the same rows, apart from ``seconds``, whatever
+``jobs`` is.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+import warnings
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.atomic import atomic_write_json
+from rumdiff.data.batch import solve_batch
+from rumdiff.data.edit import relabel_dataset
+from rumdiff.data.io import (
+    DatasetError,
+    atomic_write_frame,
+    cast_columns,
+    dataset_format,
+    git_commit,
+    metadata_path,
+    now,
+    read_frame,
+    read_metadata,
+    work_dir,
+    write_dataset,
+)
+from rumdiff.data.labels import check_thresholds, class_counts, compute_labels
+from rumdiff.data.schema import dataset_columns, feature_columns, label_metadata
+from rumdiff.validation import choice, whole
+
+__all__ = ["DatasetSpec", "build_dataset"]
+
+_RUN_FILE = "run.json"
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """Everything that decides a dataset's rows (labels are applied at the end).
+
+    Parameters
+    ----------
+    count, k, m, n, mode, seed, percentages, regime_weights
+        As for :func:`rumdiff.data.generator.generate`.
+    repeats : int
+        Solves per puzzle; ``seconds`` is the fastest.
+    feature_set : str
+        Feature columns to store, one of ``config.DATASET_FEATURE_SETS``.
+    chunk_size : int
+        Puzzles per part file; an interruption loses at most the chunks in progress.
+    beam_width : int
+        The solver's beam width (:func:`rumdiff.solve.solve`). It never changes a score,
+        but it decides the work columns and so the work labels: 0 labels by the work of
+        the plain exact DP, which follows the size of the puzzle's search space.
+
+    Raises
+    ------
+    DatasetError
+        On a value of the wrong type or range (the generator checks its own).
+    """
+
+    count: int = config.DATASET_COUNT
+    k: int = config.K
+    m: int = config.M
+    n: int = config.N
+    mode: str = config.GENERATE_MODE
+    seed: int = config.SEED
+    percentages: tuple | None = None
+    regime_weights: tuple = field(default=config.REGIME_WEIGHTS)
+    repeats: int = config.DATASET_REPEATS
+    feature_set: str = config.DATASET_FEATURE_SET
+    chunk_size: int = config.DATASET_CHUNK
+    beam_width: int = config.BEAM_WIDTH
+
+    def __post_init__(self):
+        for name, low in (("count", 1), ("repeats", 1), ("chunk_size", 1), ("beam_width", 0)):
+            object.__setattr__(
+                self, name, whole(name, getattr(self, name), low=low, error=DatasetError)
+            )
+        choice("feature set", self.feature_set, config.DATASET_FEATURE_SETS, error=DatasetError)
+        if self.percentages is not None:
+            object.__setattr__(self, "percentages", tuple(float(p) for p in self.percentages))
+        object.__setattr__(self, "regime_weights", tuple(float(w) for w in self.regime_weights))
+
+    @property
+    def chunks(self) -> int:
+        """Number of part files: chunks of ``chunk_size`` puzzles."""
+        return -(-self.count // self.chunk_size)
+
+    def as_json(self) -> dict:
+        """The spec as the sidecar records it."""
+        data = asdict(self)
+        data["percentages"] = None if self.percentages is None else list(self.percentages)
+        data["regime_weights"] = list(self.regime_weights)
+        return data
+
+    def matches(self, recorded) -> str | None:
+        """The first parameter in which ``recorded`` (a spec as JSON) differs, or None.
+
+        Runs and datasets from before ``beam_width`` was recorded used the default.
+        """
+        recorded = {"beam_width": config.BEAM_WIDTH, **(recorded or {})}
+        for key, value in self.as_json().items():
+            if recorded.get(key) != value:
+                return key
+        return None
+
+
+def build_dataset(
+    path,
+    spec: DatasetSpec | None = None,
+    *,
+    label_by: str = config.LABEL_BY,
+    thresholds=None,
+    jobs: int = config.DATASET_JOBS,
+    resume: bool = False,
+    command=None,
+    progress=None,
+) -> dict:
+    """Generate, solve, featurise and label ``spec.count`` puzzles into ``path``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The dataset: ``.parquet``/``.pq`` (needs pyarrow) or ``.csv``.
+    spec : DatasetSpec, optional
+        What decides the rows; default ``DatasetSpec()``.
+    label_by, thresholds
+        Label scheme and thresholds (:func:`rumdiff.data.labels.compute_labels`).
+    jobs : int
+        Worker processes (joblib's convention: -1 every core, 1 none).
+    resume : bool
+        Continue the unfinished run of ``path`` (same spec, else an error). When there
+        is none, start afresh, unless ``path`` is already complete with this spec: then
+        only relabel it if the labels differ.
+    command : list of str, optional
+        The command line, for the metadata.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after generation and after every chunk.
+
+    Returns
+    -------
+    dict
+        The metadata written to the sidecar; ``"already_complete": True`` when a resumed
+        run found nothing to do.
+
+    Raises
+    ------
+    DatasetError
+        On bad parameters or files. ``ValueError`` from the generator passes through.
+    """
+    from rumdiff.data.generator import generate
+
+    began, started = time.perf_counter(), now()
+    spec = DatasetSpec() if spec is None else spec
+    path = Path(path)
+    fmt = dataset_format(path)
+    thresholds = check_thresholds(label_by, thresholds, beam_width=spec.beam_width)
+    if whole("jobs", jobs, error=DatasetError) == 0:
+        raise DatasetError("jobs must be a non-zero whole number (-1: every core), got 0")
+    features = feature_columns(spec.feature_set, spec.k, spec.m)
+    generated = generate(
+        spec.count, k=spec.k, m=spec.m, n=spec.n, mode=spec.mode, seed=spec.seed,
+        percentages=spec.percentages, regime_weights=spec.regime_weights,
+    )  # fmt: skip
+    work = work_dir(path)
+    if resume and not work.exists() and path.exists():
+        done = _complete(path, spec, label_by, thresholds, command)
+        if done is not None:
+            return done
+    run = _start_run(work, spec, resume, jobs, started)
+    _solve_chunks(work, fmt, spec, generated, run, jobs, began, progress)
+    frame = _joined_parts(work, fmt, spec, generated, run)
+    frame["label"] = compute_labels(frame, label_by, thresholds)
+    frame = frame[dataset_columns(spec.m, features)]
+    run["sessions"][-1]["wall_seconds"] = time.perf_counter() - began
+    metadata = {
+        "format": config.DATASET_FORMAT,
+        "command": None if command is None else list(command),
+        "created": now(),
+        "seed": spec.seed,
+        "parameters": spec.as_json(),
+        "duplicates_redrawn": generated.duplicates_redrawn,
+        "rows": len(frame),
+        "label": label_metadata(label_by, thresholds),
+        "class_counts": class_counts(frame["label"]),
+        "wall_seconds": sum(s["wall_seconds"] for s in run["sessions"]),
+        "solve_seconds": float(frame["seconds"].sum()),
+        "sessions": run["sessions"],
+        **git_commit(),
+        "features": features,
+    }
+    metadata = write_dataset(frame, path, metadata)
+    shutil.rmtree(work, ignore_errors=True)
+    return metadata
+
+
+def _chunk_rows(spec: DatasetSpec, start: int, copies, regime, probabilities):
+    """The rows (without labels) of puzzles ``start ..`` and the CPU seconds they took."""
+    import pandas as pd
+
+    from rumdiff.puzzle import encode_puzzles
+
+    cpu = time.process_time()
+    count = len(copies)
+    columns = {
+        "id": np.arange(start, start + count, dtype=np.int64),
+        "k": np.full(count, spec.k, dtype=np.int8),
+        "m": np.full(count, spec.m, dtype=np.int8),
+        "n": np.full(count, spec.n, dtype=np.int16),
+        "puzzle": encode_puzzles(copies),
+        "mode": [spec.mode] * count,
+        "regime": np.asarray(regime, dtype=np.int8),
+    }
+    for j in range(spec.m + 1):
+        columns[f"p{j}"] = probabilities[:, j]
+    columns.update(solve_batch(copies, m=spec.m, repeats=spec.repeats, beam_width=spec.beam_width))
+    frame = pd.DataFrame(columns)
+    for name in ("puzzle", "mode", "method"):
+        frame[name] = frame[name].astype("str")
+    if spec.feature_set != "none":
+        from rumdiff.features import compute_features
+
+        features = compute_features(copies, m=spec.m, feature_set=spec.feature_set)
+        frame = pd.concat([frame, features.reset_index(drop=True)], axis=1)
+    return frame, time.process_time() - cpu
+
+
+def _part_name(chunk: int, fmt: str) -> str:
+    return f"part-{chunk:06d}.{'parquet' if fmt == 'parquet' else 'csv'}"
+
+
+def _start_run(work, spec: DatasetSpec, resume: bool, jobs: int, started: str) -> dict:
+    """Open the work folder (a new run, or the unfinished one when resuming) and record
+    this session in its ``run.json``."""
+    import joblib
+
+    manifest = work / _RUN_FILE
+    if work.exists():
+        if not resume:
+            raise DatasetError(
+                f"an unfinished run of this dataset is in {work}; resume it (--resume) or delete it"
+            )
+        try:
+            run = read_metadata(manifest)
+        except DatasetError:
+            raise DatasetError(f"{work} holds no readable {_RUN_FILE}; delete the folder") from None
+        key = spec.matches(run.get("spec"))
+        if key is not None:
+            raise DatasetError(
+                f"cannot resume: the unfinished run in {work} has {key}="
+                f"{run.get('spec', {}).get(key)!r}, not {spec.as_json()[key]!r}"
+            )
+        for stray in work.glob(".*"):  # temporaries of chunks being written when stopped
+            stray.unlink(missing_ok=True)
+    else:
+        work.mkdir(parents=True)
+        run = {"format": config.DATASET_FORMAT, "spec": spec.as_json(), "sessions": []}
+    session = {"started": started, "wall_seconds": 0.0, "cpu_seconds": 0.0, "puzzles_solved": 0}
+    session.update(jobs=int(joblib.effective_n_jobs(jobs)), **git_commit())
+    run["sessions"].append(session)
+    atomic_write_json(manifest, run)  # a killed session is on record too
+    return run
+
+
+def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, jobs, began, progress):
+    """Solve the chunks that have no part file yet, in parallel; save each as it ends."""
+    import joblib
+
+    size, count, session = spec.chunk_size, spec.count, run["sessions"][-1]
+    pending = [c for c in range(spec.chunks) if not (work / _part_name(c, fmt)).exists()]
+    done = count - sum(min(size, count - c * size) for c in pending)
+    if progress is not None:
+        progress(done, count)
+    copies, regime = generated.puzzles.copies, generated.regime
+    probabilities = generated.probabilities
+    tasks = (
+        joblib.delayed(_chunk_rows)(
+            spec, c * size, copies[c * size : (c + 1) * size],
+            regime[c * size : (c + 1) * size], probabilities[c * size : (c + 1) * size],
+        )
+        for c in pending
+    )  # fmt: skip
+    results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+    try:
+        for frame, cpu in results:
+            if "columns" not in run:  # the workers' dtypes, which CSV parts do not keep
+                run["columns"] = {name: str(dtype) for name, dtype in frame.dtypes.items()}
+                atomic_write_json(work / _RUN_FILE, run)
+            chunk = int(frame["id"].iloc[0]) // size
+            atomic_write_frame(frame, work / _part_name(chunk, fmt), fmt)
+            done += len(frame)
+            session["puzzles_solved"] += len(frame)
+            session["cpu_seconds"] += cpu
+            session["wall_seconds"] = time.perf_counter() - began
+            atomic_write_json(work / _RUN_FILE, run)
+            if progress is not None:
+                progress(done, count)
+    finally:
+        with warnings.catch_warnings():  # joblib warns that it cancelled the other chunks
+            warnings.simplefilter("ignore", UserWarning)
+            results.close()
+
+
+def _joined_parts(work, fmt: str, spec: DatasetSpec, generated, run: dict):
+    """The part files joined in order, with the workers' dtypes, checked against the run."""
+    import pandas as pd
+
+    from rumdiff.puzzle import encode_puzzles
+
+    parts = [read_frame(work / _part_name(c, fmt), fmt) for c in range(spec.chunks)]
+    frame = cast_columns(pd.concat(parts, ignore_index=True), run.get("columns", {}))
+    ids = frame["id"].to_numpy()
+    if len(frame) != len(generated) or not np.array_equal(ids, np.arange(len(generated))):
+        raise DatasetError(f"the parts in {work} do not hold puzzles 0..{len(generated) - 1}")
+    expected = encode_puzzles(generated.puzzles.copies)
+    if not np.array_equal(np.asarray(frame["puzzle"], dtype=object), np.asarray(expected, object)):
+        raise DatasetError(f"the parts in {work} hold other puzzles than this run's; delete it")
+    return frame
+
+
+def _complete(path, spec: DatasetSpec, label_by: str, thresholds, command) -> dict | None:
+    """The metadata of ``path`` if it is a finished dataset of this spec, relabelled if
+    its labels differ; None if it is not."""
+    try:
+        metadata = read_metadata(metadata_path(path))
+    except DatasetError:
+        return None
+    if spec.matches(metadata.get("parameters")) is not None or metadata.get("rows") != spec.count:
+        return None
+    if metadata.get("label") != label_metadata(label_by, thresholds):
+        metadata = relabel_dataset(path, label_by=label_by, thresholds=thresholds, command=command)
+    return {**metadata, "already_complete": True}

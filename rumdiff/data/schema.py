@@ -1,0 +1,63 @@
+"""What a dataset holds: its columns, in order, and the label entry of its sidecar.
+
+Shared by :mod:`rumdiff.data.dataset` (which builds datasets) and
+:mod:`rumdiff.data.edit` (which rewrites their labels or features), so neither imports
+the other.
+"""
+
+from __future__ import annotations
+
+from rumdiff import config
+from rumdiff.data.batch import SOLVER_COLUMNS
+from rumdiff.data.io import DatasetError
+from rumdiff.validation import choice
+
+__all__ = [
+    "BASE_COLUMNS",
+    "beam_width_of",
+    "dataset_columns",
+    "feature_columns",
+    "label_metadata",
+]
+
+#: Columns before the copy probabilities, and between them and the features.
+HEAD_COLUMNS = ("id", "k", "m", "n", "puzzle", "mode", "regime")
+#: Every dataset column that is not a feature or a probability.
+BASE_COLUMNS = (*HEAD_COLUMNS, *SOLVER_COLUMNS, "label")
+
+
+def dataset_columns(m: int, features) -> list[str]:
+    """Column names of a dataset with copies up to ``m`` and the given feature names."""
+    probabilities = [f"p{j}" for j in range(m + 1)]
+    return [*HEAD_COLUMNS, *probabilities, *SOLVER_COLUMNS, *features, "label"]
+
+
+def feature_columns(feature_set: str, k: int, m: int) -> list[str]:
+    """Names of the feature columns a G(k, m, .) dataset stores for ``feature_set``.
+
+    Raises
+    ------
+    DatasetError
+        If ``feature_set`` is not one of ``config.DATASET_FEATURE_SETS``, or holds a
+        feature whose name clashes with a dataset column.
+    """
+    choice("feature set", feature_set, config.DATASET_FEATURE_SETS, error=DatasetError)
+    if feature_set == "none":
+        return []
+    from rumdiff.features import feature_names
+
+    names = list(feature_names(feature_set, k=k, m=m))
+    clash = sorted(set(names) & set(dataset_columns(m, [])))
+    if clash:
+        raise DatasetError(f"feature {clash[0]!r} clashes with a dataset column")
+    return names
+
+
+def beam_width_of(metadata: dict) -> int:
+    """The solver beam width a dataset was solved with (the default before it was recorded)."""
+    return int((metadata.get("parameters") or {}).get("beam_width", config.BEAM_WIDTH))
+
+
+def label_metadata(scheme: str, thresholds) -> dict:
+    """The ``label`` entry of a dataset's sidecar: scheme, thresholds and class names."""
+    return {"scheme": scheme, "thresholds": list(thresholds), "names": list(config.LABEL_NAMES)}

@@ -1,0 +1,33 @@
+"""Pre-solve features: cheap numbers that say how hard a puzzle is before solving it.
+
+- ``compute``: :func:`compute_features` of a stack of puzzles, by feature set
+  (``config.FEATURE_SETS``), and :func:`feature_names`;
+- ``thesis``: the thesis's six, as its published solver computes them (kernels in
+  ``_thesis``);
+- ``extended``: our extended set, on the solver's own reduction and bounds (kernels in
+  ``_extended`` and ``_search``);
+- ``transformer``: :class:`PuzzleFeatures`, the same as a scikit-learn transformer.
+"""
+
+from rumdiff.features.compute import (
+    check_feature_set,
+    compute_features,
+    describe_features,
+    feature_names,
+)
+from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
+from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
+from rumdiff.features.transformer import PuzzleFeatures
+
+__all__ = [
+    "EXTENDED_FEATURES",
+    "THESIS_FEATURES",
+    "PuzzleFeatures",
+    "check_feature_set",
+    "compute_features",
+    "describe_features",
+    "extended_features",
+    "feature_names",
+    "thesis_feature_names",
+    "thesis_features",
+]

@@ -1,0 +1,158 @@
+"""Cheap searches in the solver's DP for lower bounds, used as features.
+
+Where a segment's lower and upper bounds differ, :func:`greedy_segment` and
+:func:`ascent_segment` each build a real arrangement, so their scores are lower bounds
+that try to meet the solver's upper bound without paying for its full search.
+"""
+
+from numba import njit
+
+#: Below any reachable score, so it marks states and moves not reached.
+_NEG = -(1 << 60)
+
+
+@njit(cache=True)
+def greedy_segment(x, lo, hi, m, gv, tables, floor, gain, move, scratch, usage):
+    """A beam search of width 1 in the solver's DP on rows lo..hi-1: its score, or -1.
+
+    At each value keep the one joint run state of best value (optimistic, as the
+    solver's DP counts it): per colour the best move for each number u of tiles put in
+    runs, then the best combination of u's with groups on the leftovers, found by a
+    depth-first search over colours k - 1 down to 0 that skips branches whose bound
+    (best moves of the colours left, their tiles all in groups) cannot win; ties keep
+    the first combination in that order. -1 when the value falls below
+    ``floor[i - lo]``, the solver's pruning threshold. ``usage[i, c]`` receives the
+    tiles of colour c the path puts in runs at row i. ``tables`` are the run-state
+    tables as the solver takes them; ``gain`` and ``move`` are scratch of shape
+    (k, m + 1), ``scratch`` of shape (9, k).
+    """
+    first, used, next_state, dropped1, dropped2, _ = tables
+    k = x.shape[1]
+    base = m + 1
+    state, top, digit, best_digit = scratch[0], scratch[1], scratch[2], scratch[3]
+    partial, index, power, rest, full = scratch[4], scratch[5], scratch[6], scratch[7], scratch[8]
+    for c in range(k):
+        state[c] = 0
+        power[c] = base**c
+    val = 0
+    for i in range(lo, hi + 1):
+        v = i + 1
+        spare = 0
+        whole = 0
+        for c in range(k):
+            xc = x[i, c] if i < hi else 0
+            top[c] = min(xc, m)
+            rest[c] = spare  # the best gains of the colours below c, and their tiles
+            full[c] = whole
+            most = _NEG
+            for u in range(base):
+                gain[c, u] = _NEG
+            for e in range(first[state[c]], first[state[c] + 1]):
+                u = used[e]
+                if u > xc:
+                    break
+                g = u * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
+                if g > gain[c, u]:
+                    gain[c, u] = g
+                    move[c, u] = e
+                most = max(most, g)
+            spare += most
+            whole += xc * power[c]
+        best = _NEG
+        level = k - 1
+        digit[level] = -1
+        while level < k:
+            c = level
+            digit[c] += 1
+            if digit[c] > top[c]:
+                level += 1
+                continue
+            xc = x[i, c] if i < hi else 0
+            partial[c] = (partial[c + 1] if c + 1 < k else 0) + gain[c, digit[c]]
+            index[c] = (index[c + 1] if c + 1 < k else 0) + (xc - digit[c]) * power[c]
+            if c == 0:
+                total = partial[0] + v * gv[index[0]]
+                if total > best:
+                    best = total
+                    best_digit[:] = digit
+            elif partial[c] + rest[c] + v * gv[index[c] + full[c]] > best:
+                level = c - 1
+                digit[level] = -1
+        val += best
+        if val < floor[i - lo]:
+            return -1
+        for c in range(k):
+            state[c] = next_state[move[c, best_digit[c]]]
+            if i < hi:
+                usage[i, c] = best_digit[c]
+    return val
+
+
+@njit(cache=True)
+def ascent_segment(x, lo, hi, m, gv, tables, source, usage, start, work, back):
+    """Score of one round of colour-by-colour best responses on rows lo..hi-1.
+
+    Start from the runs in ``usage`` (``usage[i, c]`` tiles of colour c in runs at row
+    i) if ``start``, else from every tile in groups; then colour 0, 1, ..., k - 1 in
+    turn take the runs that maximise their own run points plus the group score of
+    every value's leftovers, the other colours' runs held fixed: an exact per-colour DP
+    over run states whose reward at a value depends on how many tiles the move leaves
+    for groups. Every colour ends with its own best response, so the result is the
+    score of a real arrangement, a lower bound. Ties keep the first best move (states,
+    then moves, in order). ``work`` (2, F) and ``back`` (n + 1, F) are scratch;
+    ``source[e]`` is the state move e leaves from.
+    """
+    first, used, next_state, dropped1, dropped2, _ = tables
+    k = x.shape[1]
+    size = first.shape[0] - 1
+    base = m + 1
+    val, nval = work[0], work[1]
+    if not start:
+        for i in range(lo, hi):
+            for c in range(k):
+                usage[i, c] = 0
+    runs = 0
+    for c in range(k):
+        power = base**c
+        val[:] = _NEG
+        val[0] = 0
+        for i in range(lo, hi + 1):
+            v = i + 1
+            xc = x[i, c] if i < hi else 0
+            others = 0
+            if i < hi:
+                step = 1
+                for d in range(k):
+                    if d != c:
+                        others += (x[i, d] - usage[i, d]) * step
+                    step *= base
+            nval[:] = _NEG
+            for state in range(size):
+                if val[state] == _NEG:
+                    continue
+                for e in range(first[state], first[state + 1]):
+                    u = used[e]
+                    if u > xc:
+                        break
+                    gain = val[state] + u * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
+                    if i < hi:
+                        gain += v * gv[others + (xc - u) * power]
+                    if gain > nval[next_state[e]]:
+                        nval[next_state[e]] = gain
+                        back[i - lo, next_state[e]] = e
+            val[:] = nval
+        state = 0
+        for i in range(hi, lo - 1, -1):
+            e = back[i - lo, state]
+            v = i + 1
+            runs += used[e] * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
+            if i < hi:
+                usage[i, c] = used[e]
+            state = source[e]
+    groups = 0
+    for i in range(lo, hi):
+        index = 0
+        for c in range(k):
+            index += (x[i, c] - usage[i, c]) * base**c
+        groups += (i + 1) * gv[index]
+    return runs + groups

@@ -1,0 +1,92 @@
+"""Pre-solve features of a stack of puzzles, as one DataFrame: the feature sets.
+
+:func:`compute_features` turns a ``(puzzles, n, k)`` stack into a DataFrame, one row per
+puzzle, columns in the order of :func:`feature_names`:
+
+- ``"thesis"``: the thesis's six (Section 7.2) exactly as its published solver computes
+  them, generalised to any k and m (:mod:`rumdiff.features.thesis`);
+- ``"extended"``: :data:`~rumdiff.features.extended.EXTENDED_FEATURES`
+  (:mod:`rumdiff.features.extended`);
+- ``"all"``: thesis columns, then extended.
+
+Numba kernels do the work over the whole stack (``experiments/bench_features.py``
+measures it).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from rumdiff import config
+from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
+from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
+from rumdiff.puzzle import as_stack
+from rumdiff.validation import choice
+
+__all__ = ["check_feature_set", "compute_features", "describe_features", "feature_names"]
+
+
+def check_feature_set(feature_set: str) -> str:
+    """``feature_set`` if it is one of ``config.FEATURE_SETS``, else ``ValueError``."""
+    return choice("feature set", feature_set, config.FEATURE_SETS)
+
+
+def feature_names(feature_set: str = config.FEATURE_SET, *, k: int, m: int) -> list[str]:
+    """Names of a feature set's columns, in order.
+
+    Parameters
+    ----------
+    feature_set : {"thesis", "extended", "all"}
+        Which features.
+    k, m : int
+        Colours and copies of the puzzles. Only the thesis's ``pct_*`` columns depend
+        on m (one per copy count); no name depends on k today.
+    """
+    check_feature_set(feature_set)
+    names = []
+    if feature_set in ("thesis", "all"):
+        names += thesis_feature_names(m=m)
+    if feature_set in ("extended", "all"):
+        names += list(EXTENDED_FEATURES)
+    return names
+
+
+def describe_features(feature_set: str = config.FEATURE_SET, *, k: int, m: int) -> dict:
+    """What each feature of :func:`feature_names` measures, by name, in column order."""
+    docs = {**THESIS_FEATURES, **EXTENDED_FEATURES}
+    return {name: docs[name] for name in feature_names(feature_set, k=k, m=m)}
+
+
+def compute_features(copies, *, m: int, feature_set: str = config.FEATURE_SET) -> pd.DataFrame:
+    """Pre-solve features of every puzzle in a stack, one row per puzzle.
+
+    Parameters
+    ----------
+    copies : Puzzles, Puzzle or array_like of shape (puzzles, n, k)
+        Whole numbers 0..m: ``copies[p, v - 1, c]`` is the number of tiles of value v
+        and colour c in puzzle p. A single :class:`~rumdiff.puzzle.Puzzle` gives one row.
+    m : int
+        Most copies of a tile (must match a :class:`~rumdiff.puzzle.Puzzles`' own m).
+    feature_set : {"thesis", "extended", "all"}, default config.FEATURE_SET
+        Which columns; see :func:`feature_names` and :func:`describe_features`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :func:`feature_names` in order (int64 counts, float64 ``pct_*`` and
+        ratios), index 0..puzzles-1.
+
+    Raises
+    ------
+    ValueError
+        On an unknown feature set or malformed puzzles.
+    """
+    check_feature_set(feature_set)
+    stack = as_stack(copies, m=m)
+    columns = {}
+    if feature_set in ("thesis", "all"):
+        columns.update(thesis_features(stack, m=m))
+    if feature_set in ("extended", "all"):
+        columns.update(extended_features(stack, m=m))
+    names = feature_names(feature_set, k=stack.shape[2], m=m)
+    return pd.DataFrame({name: columns[name] for name in names}, columns=names)

@@ -1,0 +1,30 @@
+"""Learning: the difficulty classifier, from a labelled dataset to predictions.
+
+- ``training_set``: a dataset's feature matrix and labels, checked (:func:`training_data`);
+- ``training``: grid search, stratified cross-validation, final fit (:func:`train`);
+- ``compare``: feature sets side by side on the same folds;
+- ``model``: saved models (joblib plus a JSON sidecar), checked when loaded;
+- ``prediction``: the difficulty of new puzzles with a saved model (:func:`predict`).
+"""
+
+from rumdiff.learn.compare import compare_feature_sets
+from rumdiff.learn.model import Model, ModelError, build_model, load_model, save_model
+from rumdiff.learn.prediction import default_model_path, predict
+from rumdiff.learn.training import TrainResult, train
+from rumdiff.learn.training_set import TrainingData, check_features, training_data
+
+__all__ = [
+    "Model",
+    "ModelError",
+    "TrainResult",
+    "TrainingData",
+    "build_model",
+    "check_features",
+    "compare_feature_sets",
+    "default_model_path",
+    "load_model",
+    "predict",
+    "save_model",
+    "train",
+    "training_data",
+]

@@ -1,0 +1,183 @@
+"""A dataset's feature matrix and difficulty labels, checked and ready to train on.
+
+:func:`training_data` selects a dataset's precomputed feature columns (named as in
+:func:`rumdiff.features.feature_names`) and computes its labels from the solver columns
+(rumdiff.data.labels), so training never featurises 400,000 puzzles again.
+:func:`check_features` featurises a few of the dataset's puzzles afresh, to make sure the
+columns are what rumdiff.features computes now (a model is fed fresh features).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from rumdiff import config
+
+__all__ = ["TrainingData", "check_features", "training_data"]
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingData:
+    """A dataset's feature matrix and labels, ready to train on.
+
+    Attributes
+    ----------
+    X : ndarray of float32, shape (rows, features)
+    y : ndarray of int64, shape (rows,)
+        Difficulty classes 1..4.
+    feature_names : list of str
+    feature_set : str
+    label_by : str
+        The label scheme, ``"work"`` or ``"time"``.
+    thresholds : list
+        The label scheme's thresholds (see rumdiff.data.labels).
+    k, m, n : int
+        Parameters of the dataset's puzzles (all rows share them).
+    puzzles : ndarray of int8, shape (sample, n, k)
+        A few decoded puzzles of the dataset, to check features and fit the model's
+        feature step.
+    effort : ndarray of float64, shape (rows,)
+        What the labels cut by thresholds: the solver's transitions (``work``) or its
+        seconds (``time``); the report shows where the errors fall on it.
+    metadata : dict
+        The dataset's JSON sidecar.
+    source : str
+        The dataset file, or ``""``.
+    sha256 : str
+        SHA-256 of the dataset file, or ``""``.
+    below_upper : ndarray of bool, shape (rows,), or None
+        Whether each puzzle's optimum lies below the solver's upper bound (dataset
+        columns ``score`` and ``upper``): what decides many labels and no pre-solve
+        feature can see (rumdiff.report.errors). None when the columns are absent.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: list
+    feature_set: str
+    label_by: str
+    thresholds: list
+    k: int
+    m: int
+    n: int
+    puzzles: np.ndarray
+    effort: np.ndarray
+    metadata: dict = field(default_factory=dict)
+    source: str = ""
+    sha256: str = ""
+    below_upper: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+
+def _recorded_thresholds(metadata: dict, scheme: str):
+    """The thresholds a dataset's sidecar records for ``scheme`` (rumdiff.data.dataset), or None."""
+    label = metadata.get("label")
+    if isinstance(label, dict) and label.get("scheme") == scheme:
+        return label.get("thresholds")
+    return None
+
+
+def _one(frame: pd.DataFrame, column: str) -> int:
+    values = frame[column].unique()
+    if len(values) != 1:
+        raise ValueError(f"dataset rows differ in {column}: {sorted(values.tolist())}")
+    return int(values[0])
+
+
+def training_data(
+    frame: pd.DataFrame,
+    metadata: dict | None = None,
+    *,
+    feature_set: str = config.TRAIN_FEATURE_SET,
+    label_by: str = config.TRAIN_LABEL_BY,
+    thresholds=None,
+    source: str = "",
+    sha256: str = "",
+) -> TrainingData:
+    """Select a dataset's feature columns and labels.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A dataset (rumdiff.data.dataset): one row per puzzle with k, m, n, puzzle, the feature
+        columns and the label columns.
+    metadata : dict, optional
+        The dataset's sidecar.
+    feature_set : {"thesis", "extended", "all"}
+    label_by : {"work", "time"}
+        Label scheme; labels are computed from the solver columns (rumdiff.data.labels).
+    thresholds : sequence, optional
+        The scheme's thresholds; default those the dataset's sidecar records for it,
+        else ``config.LABEL_THRESHOLDS``.
+    source, sha256 : str
+        The dataset file and its hash, recorded in the model.
+
+    Raises
+    ------
+    ValueError
+        On an unknown feature set or scheme, missing columns, mixed k/m/n, or fewer than
+        two classes.
+    """
+    from rumdiff.data.labels import check_thresholds, compute_labels
+    from rumdiff.data.schema import beam_width_of
+    from rumdiff.features import check_feature_set, feature_names
+    from rumdiff.puzzle import decode_puzzles
+
+    check_feature_set(feature_set)
+    metadata = dict(metadata or {})
+    if thresholds is None:
+        thresholds = _recorded_thresholds(metadata, label_by)
+    thresholds = check_thresholds(label_by, thresholds, beam_width=beam_width_of(metadata))
+    if len(frame) == 0:
+        raise ValueError("the dataset has no rows")
+    for column in ("k", "m", "n", "puzzle"):
+        if column not in frame:
+            raise ValueError(f"the dataset has no column {column!r}")
+    k, m, n = (_one(frame, column) for column in ("k", "m", "n"))
+    names = list(feature_names(feature_set, k=k, m=m))
+    missing = [name for name in names if name not in frame]
+    if missing:
+        raise ValueError(f"the dataset lacks feature columns {missing}; rebuild it")
+    y = compute_labels(frame, label_by, thresholds).astype(np.int64)
+    if len(np.unique(y)) < 2:
+        raise ValueError(f"all {len(y)} rows have the same {label_by} label; nothing to learn")
+    X = frame[names].to_numpy(dtype=np.float32)
+    below_upper = None
+    if "score" in frame and "upper" in frame:
+        below_upper = (frame["score"] < frame["upper"]).to_numpy()
+    sample = frame["puzzle"].iloc[: config.FEATURE_CHECK_ROWS]
+    puzzles = decode_puzzles(sample.tolist(), k, n, m=m)
+    return TrainingData(
+        X=X, y=y, feature_names=names, feature_set=feature_set, label_by=label_by,
+        thresholds=list(thresholds), k=k, m=m, n=n, puzzles=puzzles,
+        effort=frame[config.LABEL_EFFORT[label_by]].to_numpy(dtype=np.float64),
+        metadata=metadata, source=str(source), sha256=sha256, below_upper=below_upper,
+    )  # fmt: skip
+
+
+def check_features(data: TrainingData) -> None:
+    """Featurise a few of the dataset's puzzles afresh and compare with its columns.
+
+    Raises
+    ------
+    ValueError
+        If they differ: the dataset was built by another version of rumdiff.features,
+        and a model trained on it would be fed other features at prediction time.
+    """
+    from rumdiff.features import compute_features
+
+    fresh = compute_features(data.puzzles, m=data.m, feature_set=data.feature_set)
+    fresh = fresh[data.feature_names].to_numpy(dtype=np.float32)
+    stored = data.X[: len(fresh)]
+    bad = ~np.isclose(fresh, stored, rtol=1e-5, atol=1e-6, equal_nan=True)
+    if bad.any():
+        row, column = map(int, np.argwhere(bad)[0])
+        raise ValueError(
+            f"feature {data.feature_names[column]!r} of row {row} is {stored[row, column]:g} "
+            f"in the dataset but {fresh[row, column]:g} when computed now; rebuild the dataset"
+        )

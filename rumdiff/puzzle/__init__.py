@@ -1,0 +1,40 @@
+"""Puzzles: count matrices, the thesis's file format, and a one-line text codec.
+
+A puzzle G(k, m, n) is an ``(n, k)`` matrix of copies (:class:`Puzzle`); many of one
+shape stack into a ``(puzzles, n, k)`` array (:class:`Puzzles`). Modules:
+
+- ``puzzle``: :class:`Puzzle`, :class:`Puzzles` and their checks;
+- ``files``: the thesis's puzzle and score files (:class:`PuzzleFileError` names the
+  file, the line and the problem);
+- ``codec``: a lossless one-digit-per-cell text of a puzzle, for dataset columns.
+"""
+
+from rumdiff.puzzle.codec import decode_puzzle, decode_puzzles, encode_puzzle, encode_puzzles
+from rumdiff.puzzle.files import (
+    PuzzleFileError,
+    format_puzzles,
+    parse_puzzles,
+    read_puzzles,
+    read_scores,
+    write_puzzles,
+    write_scores,
+)
+from rumdiff.puzzle.puzzle import Puzzle, Puzzles, as_copies, as_stack
+
+__all__ = [
+    "Puzzle",
+    "PuzzleFileError",
+    "Puzzles",
+    "as_copies",
+    "as_stack",
+    "decode_puzzle",
+    "decode_puzzles",
+    "encode_puzzle",
+    "encode_puzzles",
+    "format_puzzles",
+    "parse_puzzles",
+    "read_puzzles",
+    "read_scores",
+    "write_puzzles",
+    "write_scores",
+]

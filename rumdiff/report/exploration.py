@@ -1,0 +1,177 @@
+"""Where are the hard puzzles? Mean solve time and work over a grid of p0 and p1.
+
+Reproduces the thesis's exploration (Section 7.1, Figures 11 and 12): puzzles drawn
+in fixed mode with ``p0`` percent of cells holding 0 copies and ``p1`` percent 1 copy,
+the rest 2 copies (for m = 3 the rest is split equally between 2 and 3 copies, as in
+mixed mode), averaged per grid cell. Figure 11 covers p0, p1 in 0-100% (cells with
+p0 + p1 > 100 do not exist); Figure 12 zooms in on 0-10%, where the expensive puzzles
+are. Beside the thesis's mean solve time we show the mean work (DP transitions),
+which is the same on every machine.
+
+Every cell uses the same seed: common random numbers, so neighbouring cells differ by
+their percentages, not by the luck of their draw. A cell whose percentages allow fewer
+distinct puzzles than asked for (p2 = 100%, say) averages all of them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.validation import whole
+
+__all__ = ["GRIDS", "explore", "grid_cells", "write_explore"]
+
+#: The two grids, in the order of the thesis's figures.
+GRIDS = ("full", "zoom")
+_FIGURE = {"full": 11, "zoom": 12}
+
+
+def grid_cells(step: float, maximum: float) -> list[tuple[float, float]]:
+    """``(p0, p1)`` pairs on a grid of ``step`` percent up to ``maximum``, p0 + p1 <= 100."""
+    step, maximum = float(step), float(maximum)
+    if not (np.isfinite(step) and step > 0):
+        raise ValueError(f"grid step must be positive, got {step:g}")
+    if not (np.isfinite(maximum) and 0 < maximum <= 100):
+        raise ValueError(f"grid extent must lie in (0, 100], got {maximum:g}")
+    if step > maximum:
+        raise ValueError(f"grid step {step:g} exceeds the grid extent {maximum:g}")
+    values = np.round(np.arange(0, maximum + step / 2, step), 9)
+    values = values[values <= maximum + 1e-9]
+    return [(float(a), float(b)) for a in values for b in values if a + b <= 100 + 1e-9]
+
+
+def _percentages(p0: float, p1: float, m: int) -> list[float]:
+    if m == 2:
+        return [p0, p1]
+    rest = max(0.0, 100 - p0 - p1)
+    return [p0, p1] + [rest / (m - 1)] * (m - 2)
+
+
+def _cell_count(percentages, k: int, n: int, samples: int) -> int:
+    """``samples``, or fewer when the cell's percentages allow fewer distinct puzzles."""
+    support = sum(p > 0 for p in percentages) + (sum(percentages) < 100 - 1e-9)
+    return min(samples, support ** (n * k))
+
+
+def _cell(copies, m: int, repeats: int) -> dict:
+    from rumdiff.data.batch import solve_batch
+
+    solved = solve_batch(copies, m=m, repeats=repeats)
+    return {
+        "puzzles": len(copies),
+        "mean_seconds": float(solved["seconds"].mean()),
+        "median_seconds": float(np.median(solved["seconds"])),
+        "max_seconds": float(solved["seconds"].max()),
+        "mean_transitions": float(solved["transitions"].mean()),
+        "max_transitions": int(solved["transitions"].max()),
+        "mean_states": float(solved["states"].mean()),
+        "dp_share": float(np.mean(solved["method"] == "dp")),
+        "mean_score": float(solved["score"].mean()),
+    }
+
+
+def explore(
+    *,
+    step: float = config.EXPLORE_STEP,
+    zoom_step: float = config.EXPLORE_ZOOM_STEP,
+    zoom_max: float = config.EXPLORE_ZOOM_MAX,
+    samples: int = config.EXPLORE_SAMPLES,
+    k: int = config.K,
+    m: int = config.M,
+    n: int = config.N,
+    seed: int = config.SEED,
+    jobs: int = config.DATASET_JOBS,
+    repeats: int = config.DATASET_REPEATS,
+    progress=None,
+):
+    """Solve ``samples`` puzzles per grid cell; one row of means per cell.
+
+    Parameters
+    ----------
+    step : float
+        Grid step of the full 0-100% grid (Figure 11), in percent.
+    zoom_step, zoom_max : float
+        Step and extent of the zoomed grid (Figure 12), in percent.
+    samples : int
+        Puzzles per cell (the thesis used 100).
+    k, m, n, seed
+        Puzzle shape (m >= 2) and seed, as for :func:`rumdiff.data.generator.generate`.
+    jobs : int
+        Worker processes (joblib's convention: -1 every core).
+    repeats : int
+        Solves per puzzle; its seconds are the fastest.
+    progress : callable, optional
+        Called as ``progress(done, total)`` in puzzles.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell: ``grid`` ("full" or "zoom"); ``p0``, ``p1`` and ``p2`` in
+        percent (``p2`` is the rest, all 2 copies when m = 2); ``puzzles``;
+        ``mean_seconds``, ``median_seconds``, ``max_seconds``; ``mean_transitions``,
+        ``max_transitions``, ``mean_states``; ``dp_share`` (share solved by the DP,
+        not by bounds alone) and ``mean_score``.
+    """
+    import joblib
+    import pandas as pd
+
+    from rumdiff.data.generator import generate
+
+    if m < 2:
+        raise ValueError("exploring p0 and p1 needs m >= 2")
+    samples = whole("samples", samples, low=1)
+    repeats = whole("repeats", repeats, low=1)
+    cells = [("full", *cell) for cell in grid_cells(step, 100.0)]
+    cells += [("zoom", *cell) for cell in grid_cells(zoom_step, zoom_max)]
+    batches = []
+    for _, p0, p1 in cells:
+        percentages = _percentages(p0, p1, m)
+        count = _cell_count(percentages, k, n, samples)
+        generated = generate(count, k=k, m=m, n=n, mode="fixed", seed=seed, percentages=percentages)
+        batches.append(generated.puzzles.copies)
+    total, done = sum(len(b) for b in batches), 0
+    if progress is not None:
+        progress(0, total)
+    rows = []
+    tasks = (joblib.delayed(_cell)(batch, m, repeats) for batch in batches)
+    results = joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks)
+    for (grid, p0, p1), row in zip(cells, results, strict=True):
+        rows.append({"grid": grid, "p0": p0, "p1": p1, "p2": max(0.0, 100 - p0 - p1), **row})
+        done += row["puzzles"]
+        if progress is not None:
+            progress(done, total)
+    return pd.DataFrame(rows)
+
+
+def write_explore(frame, folder, *, k: int, m: int, n: int) -> list:
+    """Write ``explore.csv`` and one PNG per grid (Figures 11 and 12) into ``folder``.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
+    from pathlib import Path
+
+    from rumdiff.atomic import atomic_write_png
+    from rumdiff.data.io import atomic_write_frame
+    from rumdiff.report.figures import explore_figure
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = [folder / "explore.csv"]
+    atomic_write_frame(frame, written[0], "csv")
+    for grid in GRIDS:
+        cells = frame[frame["grid"] == grid]
+        if cells.empty:
+            continue
+        samples = int(cells["puzzles"].max())
+        extent = "0-100%" if grid == "full" else f"0-{cells[['p0', 'p1']].max().max():g}%"
+        title = (
+            f"Figure {_FIGURE[grid]}: G({k}, {m}, {n}), {samples} puzzles per cell, p0 and "
+            f"p1 in {extent}, the rest {'2 copies' if m == 2 else 'split over 2..m copies'}"
+        )
+        written.append(folder / f"explore_{grid}.png")
+        atomic_write_png(written[-1], explore_figure(frame, grid, title=title))
+    return written

@@ -1,0 +1,164 @@
+"""Every figure rumdiff draws, with matplotlib's object-oriented API (no pyplot, no display).
+
+Each function returns a :class:`matplotlib.figure.Figure`; callers save it with
+:func:`rumdiff.atomic.atomic_write_png`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "confusion_figure",
+    "distribution_figure",
+    "effort_figure",
+    "explore_figure",
+    "importance_figure",
+]
+
+#: The two metrics of an exploration heatmap: column and label.
+EXPLORE_METRICS = (
+    ("mean_seconds", "mean solve time (s)"),
+    ("mean_transitions", "mean work (DP transitions)"),
+)
+
+
+def confusion_figure(counts: pd.DataFrame, normalised: pd.DataFrame, title: str):
+    """Counts and row-normalised confusion matrices, side by side."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(11, 4.6), layout="constrained")
+    names = list(counts.columns)
+    for axes, matrix, caption, text in (
+        (figure.add_subplot(1, 2, 1), counts.to_numpy(), "counts", "{:,.0f}"),
+        (figure.add_subplot(1, 2, 2), normalised.to_numpy(), "share of each true class", "{:.2f}"),
+    ):
+        shown = matrix / max(matrix.max(), 1e-12)
+        axes.imshow(shown, cmap="Blues", vmin=0, vmax=1)
+        for (row, column), value in np.ndenumerate(matrix):
+            colour = "white" if shown[row, column] > 0.55 else "black"
+            axes.text(column, row, text.format(value), ha="center", va="center", color=colour)
+        axes.set_xticks(range(len(names)), names)
+        axes.set_yticks(range(len(names)), names)
+        axes.set_xlabel("predicted")
+        axes.set_ylabel("true")
+        axes.set_title(caption)
+    figure.suptitle(title)
+    return figure
+
+
+def importance_figure(table: pd.DataFrame, title: str):
+    """Impurity and permutation importance, one bar per feature."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    figure = Figure(figsize=(11, 1.2 + 0.3 * len(table)), layout="constrained")
+    order = table.sort_values("impurity", kind="stable")  # largest on top
+    y = np.arange(len(order))
+    left, right = figure.add_subplot(1, 2, 1), figure.add_subplot(1, 2, 2)
+    # The spread over trees is wide and says little about the forest: no error bars here.
+    left.barh(y, order["impurity"], color="tab:blue")
+    left.set_yticks(y, order["feature"])
+    left.set_title("impurity (mean decrease, final model)")
+    right.barh(y, order["permutation"], xerr=order["permutation_std"], color="tab:orange",
+               capsize=2)  # fmt: skip
+    right.set_yticks(y, [""] * len(order))
+    right.set_title("permutation (drop in macro-F1, held-out rows)")
+    for axes in (left, right):
+        axes.axvline(0, color="black", linewidth=0.6)
+        axes.grid(axis="x", alpha=0.3)
+        axes.xaxis.set_major_locator(MaxNLocator(5))
+    figure.suptitle(title)
+    return figure
+
+
+def distribution_figure(table: pd.DataFrame, title: str):
+    """Share of puzzles per class, beside the thesis's."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.5, 3.8), layout="constrained")
+    axes = figure.add_subplot(1, 1, 1)
+    x = np.arange(len(table))
+    axes.bar(x - 0.2, table["percent"], width=0.4, label="this dataset")
+    axes.bar(x + 0.2, table["thesis_percent"], width=0.4, label="thesis (time labels)")
+    axes.set_xticks(x, table["class"])
+    axes.set_ylabel("% of puzzles")
+    axes.legend()
+    axes.set_title(title)
+    return figure
+
+
+def effort_figure(table: pd.DataFrame, result, title: str):
+    """Puzzles and errors along the labelled effort, and the error rate."""
+    from matplotlib.figure import Figure
+
+    from rumdiff import config
+
+    bins = table.iloc[1:]
+    figure = Figure(figsize=(8, 6), layout="constrained")
+    top, bottom = figure.add_subplot(2, 1, 1), figure.add_subplot(2, 1, 2)
+    widths = bins["effort_to"] - bins["effort_from"]
+    top.bar(bins["effort_from"], bins["rows"], width=widths, align="edge", label="all",
+            color="tab:blue", alpha=0.5)  # fmt: skip
+    top.bar(bins["effort_from"], bins["errors"], width=widths, align="edge",
+            label="misclassified", color="tab:red")  # fmt: skip
+    top.set_ylabel("puzzles")
+    top.legend()
+    bottom.stairs(bins["error_rate"], [*bins["effort_from"], bins["effort_to"].iloc[-1]],
+                  color="tab:red", linewidth=2)  # fmt: skip
+    bottom.set_ylabel("error rate")
+    bottom.set_ylim(0, 1)
+    for axes in (top, bottom):
+        axes.set_xscale("log")
+        for threshold in result.data.thresholds:
+            axes.axvline(threshold, color="black", linestyle="--", linewidth=1)
+        axes.grid(alpha=0.3)
+    effort = config.LABEL_EFFORT[result.data.label_by]
+    bottom.set_xlabel(f"{effort} (log scale); dashed: label thresholds")
+    first = table.iloc[0]
+    top.set_title(
+        f"{title}\nzero effort (no DP): {int(first['rows']):,} puzzles, error rate "
+        f"{first['error_rate']:.3f}"
+    )
+    return figure
+
+
+def explore_figure(frame, grid: str, *, title: str = ""):
+    """One grid of :func:`rumdiff.report.exploration.explore` as two heatmaps (time, work)."""
+    from matplotlib import colormaps
+    from matplotlib.colors import LogNorm
+    from matplotlib.figure import Figure
+
+    cells = frame[frame["grid"] == grid]
+    if cells.empty:
+        raise ValueError(f"no cells of grid {grid!r}")
+    values = np.unique(np.concatenate([cells["p0"], cells["p1"]]))
+    step = float(np.min(np.diff(values))) if len(values) > 1 else 1.0
+    edges = np.append(values - step / 2, values[-1] + step / 2)
+    index = {v: i for i, v in enumerate(values)}
+    figure = Figure(figsize=(12, 5.2), layout="constrained")
+    axes = figure.subplots(1, 2)
+    for axis, (column, label) in zip(axes, EXPLORE_METRICS, strict=True):
+        image = np.full((len(values), len(values)), np.nan)
+        for p0, p1, value in zip(cells["p0"], cells["p1"], cells[column], strict=True):
+            image[index[p1], index[p0]] = value
+        positive = image[np.isfinite(image) & (image > 0)]
+        low = positive.min() if positive.size else 1.0
+        high = max(positive.max(), low * 10) if positive.size else 10.0
+        # Cells with p0 + p1 > 100 do not exist: masked, drawn white.
+        colours = colormaps["viridis"].with_extremes(bad="white")
+        mesh = axis.pcolormesh(
+            edges, edges, np.ma.masked_invalid(np.clip(image, low, None)),
+            norm=LogNorm(vmin=low, vmax=high), cmap=colours,
+        )  # fmt: skip
+        colourbar = figure.colorbar(mesh, ax=axis)
+        colourbar.set_label(
+            label + (" (0 shown as the lowest)" if column != "mean_seconds" else "")
+        )
+        axis.set_xlabel("cells with 0 copies, p0 (%)")
+        axis.set_ylabel("cells with 1 copy, p1 (%)")
+        axis.set_title(label)
+        axis.set_aspect("equal")
+    figure.suptitle(title)
+    return figure

@@ -1,0 +1,385 @@
+"""The dynamic program over values, and the whole-puzzle solving kernel.
+
+State after value v: one run state per colour (see ``rumdiff.solve.runstates``), packed
+as a mixed-radix code ``sum(state[c] * F**c)``. The transition at value v
+factorises: each colour's slot update is its own max-plus pass over the live
+states, and the group score depends only on the new joint state (the tiles left
+for groups are the copies minus the slots in use), so it is added once at the end.
+
+Live states are kept in compact lists; ``dense`` (size F**k, all -1 between calls)
+maps a code to its position in the list being built, so merging costs O(1).
+"""
+
+import numpy as np
+from numba import njit
+
+from rumdiff.solve._tiles import (
+    group_index,
+    remove_isolated,
+    row_upper_bounds,
+    segments,
+)
+
+OK = 0
+#: No state reached the target score.
+NOT_REACHED = 1
+#: The state budget ran out.
+OVER_BUDGET = 2
+#: A budget that never runs out (the runs-only bound keeps at most n * F states).
+UNLIMITED = 1 << 62
+#: ``limits`` of an exhaustive pass: no beam, no budget.
+EXHAUSTIVE = (0, UNLIMITED, UNLIMITED)
+
+
+@njit(cache=True)
+def _grow(array, size):
+    bigger = np.empty(max(2 * array.shape[0], size), array.dtype)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+@njit(cache=True)
+def _compact(j, kept, code, bits, val, org):
+    code[kept] = code[j]
+    bits[kept] = bits[j]
+    val[kept] = val[j]
+    org[kept] = org[j]
+
+
+@njit(cache=True)
+def _keep_best(live, beam, key, code, bits, val, org):
+    """Keep the ``beam`` entries with the largest ``key`` (ties by position); return ``beam``."""
+    cut = np.partition(key[:live].copy(), live - beam)[live - beam]
+    ties = beam
+    for j in range(live):
+        if key[j] > cut:
+            ties -= 1
+    kept = 0
+    for j in range(live):
+        if key[j] > cut or (key[j] == cut and ties > 0):
+            if key[j] == cut:
+                ties -= 1
+            key[kept] = key[j]
+            _compact(j, kept, code, bits, val, org)
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense, path):
+    """Best score >= ``target`` of the rows ``x`` (values ``first_value`` on).
+
+    ``tables`` holds the run-state tables ``(first, used, next_state, dropped1,
+    dropped2, nonzero)`` of ``rumdiff.solve.runstates.RunStates``; ``limits`` is
+    ``(beam, max_states, max_live)``.
+
+    ``suffix[i]`` bounds the points placeable at rows i and later; a state whose
+    optimistic value plus ``suffix[i + 1]`` falls below ``target`` is dropped. With
+    ``beam > 0`` only the best ``beam`` states per value survive (a heuristic).
+    On success ``path[i]`` is the joint state code after row i on a best path.
+
+    Each live state carries its code (the index into ``dense``) and the same
+    components packed 5 bits a colour, which are cheaper to read than to divide out.
+
+    Returns ``(best, states, transitions, status)``.
+    """
+    first, used, next_state, dropped1, dropped2, nonzero = tables
+    beam, max_states, max_live = limits
+    rows, k = x.shape
+    size = nonzero.shape[0]
+    moves = first[size]
+    move_delta = np.empty(moves, np.int64)
+    move_gain = np.empty(moves, np.int64)
+    move_end = np.empty(size, np.int64)
+    left_count = np.empty((k, size), np.int64)
+    left_index = np.empty((k, size), np.int64)
+    least_loss = np.empty((k, size), np.int64)
+    after_index = np.empty(k, np.int64)
+    after_tiles = np.empty(k, np.int64)
+    # Lists sized once: np.empty only reserves pages, and numba leaks arrays that are
+    # regrown and swapped in a loop (4 GB instead of 0.3 GB on a dense G(5, 3, 100), seen
+    # once in development).
+    cap = min(size**k, dense.shape[0], max_live)
+    code = np.empty(cap, np.int64)
+    bits = np.empty(cap, np.int64)
+    val = np.empty(cap, np.int64)
+    org = np.empty(cap, np.int32)
+    ncode = np.empty(cap, np.int64)
+    nbits = np.empty(cap, np.int64)
+    nval = np.empty(cap, np.int64)
+    norg = np.empty(cap, np.int32)
+    nhope = np.empty(cap, np.int64)
+    lay_code = np.empty(1024, np.int64)
+    lay_org = np.empty(1024, np.int32)
+    lay_code[0] = 0
+    lay_org[0] = -1
+    stored = 1
+    live = 1
+    code[0] = 0
+    bits[0] = 0
+    val[0] = 0
+    org[0] = 0
+    states = 0
+    transitions = 0
+    for i in range(rows + 1):
+        v = first_value + i
+        threshold = target - suffix[i + 1]
+        # Per colour and state: tiles left for groups (count and table index) and the
+        # least pending points any move must drop; per colour: later colours' tiles.
+        power = 1
+        for c in range(k):
+            xc = x[i, c] if i < rows else 0
+            for cc in range(size):
+                spare = max(xc - nonzero[cc], 0)
+                left_count[c, cc] = spare
+                left_index[c, cc] = spare * power
+                least = 1 << 62
+                e = first[cc]
+                while e < first[cc + 1] and used[e] <= xc:
+                    least = min(least, dropped1[e] * (v - 1) + dropped2[e] * (2 * v - 3))
+                    e += 1
+                least_loss[c, cc] = least
+            power *= m + 1
+        later_index = 0
+        later_tiles = 0
+        for c in range(k - 1, -1, -1):
+            after_index[c] = later_index
+            after_tiles[c] = later_tiles
+            xc = x[i, c] if i < rows else 0
+            later_index += xc * (m + 1) ** c
+            later_tiles += xc
+        for c in range(k):
+            xc = x[i, c] if i < rows else 0
+            for cc in range(size):
+                e = first[cc]
+                while e < first[cc + 1] and used[e] <= xc:
+                    move_delta[e] = next_state[e] - cc
+                    move_gain[e] = used[e] * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
+                    e += 1
+                move_end[cc] = e
+            shift = 5 * c
+            power = radix[c]
+            built = 0
+            for j in range(live):
+                bj = bits[j]
+                cc = (bj >> shift) & 31
+                cj = code[j]
+                vj = val[j]
+                oj = org[j]
+                # The most this state can still gain at this value, beyond colour c's
+                # move: later colours place at most all their tiles, less what they
+                # must drop; earlier colours' leftovers at most what groups can take.
+                done_index = after_index[c]
+                done_tiles = 0
+                rest = v * after_tiles[c]
+                for d in range(k):
+                    cd = (bj >> (5 * d)) & 31
+                    if d < c:
+                        done_index += left_index[d, cd]
+                        done_tiles += left_count[d, cd]
+                    elif d > c:
+                        rest -= least_loss[d, cd]
+                transitions += move_end[cc] - first[cc]
+                for e in range(first[cc], move_end[cc]):
+                    delta = move_delta[e]
+                    nc = cc + delta
+                    nv = vj + move_gain[e]
+                    groupable = min(
+                        done_tiles + left_count[c, nc], gv[done_index + left_index[c, nc]]
+                    )
+                    hope = rest + v * groupable
+                    if nv + hope < threshold:
+                        continue
+                    t = cj + delta * power
+                    pos = dense[t]
+                    if pos < 0:
+                        if built == cap:
+                            for d in range(built):
+                                dense[ncode[d]] = -1
+                            return 0, states, transitions, OVER_BUDGET
+                        dense[t] = built
+                        ncode[built] = t
+                        nbits[built] = bj + (delta << shift)
+                        nval[built] = nv
+                        norg[built] = oj
+                        nhope[built] = hope
+                        built += 1
+                    elif nv > nval[pos]:
+                        nval[pos] = nv
+                        norg[pos] = oj
+            for j in range(built):
+                dense[ncode[j]] = -1
+            if beam > 0 and built > beam:
+                # The beam also trims between colour passes, by value plus what the
+                # state may still gain at this value, so its lists stay small.
+                for j in range(built):
+                    nhope[j] += nval[j]
+                built = _keep_best(built, beam, nhope, ncode, nbits, nval, norg)
+            code, ncode = ncode, code
+            bits, nbits = nbits, bits
+            val, nval = nval, val
+            org, norg = norg, org
+            live = built
+        # Groups from the tiles the new states leave over.
+        kept = 0
+        for j in range(live):
+            bj = bits[j]
+            index = 0
+            for c in range(k):
+                index += left_index[c, (bj >> (5 * c)) & 31]
+            nv = val[j] + v * gv[index]
+            if nv >= threshold:
+                _compact(j, kept, code, bits, val, org)
+                val[kept] = nv
+                kept += 1
+        live = kept
+        if beam > 0 and live > beam:
+            live = _keep_best(live, beam, val, code, bits, val, org)
+        if live == 0:
+            return 0, states, transitions, NOT_REACHED
+        states += live
+        if stored + live > lay_code.shape[0]:
+            lay_code = _grow(lay_code, stored + live)
+            lay_org = _grow(lay_org, stored + live)
+        for j in range(live):
+            lay_code[stored + j] = code[j]
+            lay_org[stored + j] = org[j]
+            org[j] = stored + j
+        stored += live
+        if stored > max_states:
+            return 0, states, transitions, OVER_BUDGET
+    # After the closing empty row every run has ended: one state, code 0, is left.
+    position = lay_org[stored - 1]
+    for i in range(rows - 1, -1, -1):
+        path[i] = lay_code[position]
+        position = lay_org[position]
+    return val[0], states, transitions, OK
+
+
+@njit(cache=True)
+def _runs_only(x, first_value, m, tables, gv_none, dense, radix, runs_path):
+    """Exact runs-only optimum of the rows ``x``, one colour at a time.
+
+    ``gv_none`` is a group-value table of zeros; ``runs_path`` (zeros on entry) receives
+    the joint run-state codes of a best path.
+    """
+    rows, k = x.shape
+    one = np.ones(1, np.int64)
+    suffix = np.zeros(rows + 2, np.int64)
+    path = np.empty(rows, np.int64)
+    total = 0
+    for c in range(k):
+        column = np.ascontiguousarray(x[:, c : c + 1])
+        best, _, _, _ = dp_core(
+            column, first_value, m, one, tables, gv_none, suffix, 0, EXHAUSTIVE, dense, path
+        )
+        total += best
+        for i in range(rows):
+            runs_path[i] += path[i] * radix[c]
+    return total
+
+
+@njit(cache=True)
+def solve_kernel(
+    copies, m, s, tables, gv, gv_none, beam, dense, max_states, max_live, reduced, path, report
+):
+    """Solve one puzzle exactly.
+
+    Removes isolated copies (into ``reduced``), splits the puzzle into independent
+    segments and solves each: by bounds when max(runs only, groups only) meets
+    min(runs only + groups only, row bounds); otherwise by a beam search for a good
+    lower bound, then the exact DP pruned against it. ``path[w]`` receives the joint
+    run-state code after value w + 1 of the solution.
+
+    ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
+    DP transitions, segments, segments needing the DP, status, exact passes.
+    """
+    n, k = copies.shape
+    size = tables[5].shape[0]
+    radix = np.empty(k, np.int64)
+    radix[0] = 1
+    for c in range(1, k):
+        radix[c] = radix[c - 1] * size
+    reduced[:, :] = copies
+    removed = remove_isolated(reduced, s)
+    row_bound = np.empty(n, np.int64)
+    row_upper_bounds(reduced, gv, m, row_bound)
+    bounds = np.empty((n, 2), np.int64)
+    count = segments(reduced, bounds)
+    path[:] = 0
+    score = 0
+    lower = 0
+    upper = 0
+    states = 0
+    transitions = 0
+    hard = 0
+    passes = 0
+    status = OK
+    exact = (0, max_states, max_live)
+    for segment in range(count):
+        lo = bounds[segment, 0]
+        hi = bounds[segment, 1]
+        rows = hi - lo
+        x = reduced[lo:hi]
+        groups_only = 0
+        for i in range(rows):
+            groups_only += (lo + i + 1) * gv[group_index(x[i], m + 1)]
+        runs_path = np.zeros(rows, np.int64)
+        runs_only = _runs_only(x, lo + 1, m, tables, gv_none, dense, radix, runs_path)
+        suffix = np.zeros(rows + 2, np.int64)
+        for i in range(rows - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + row_bound[lo + i]
+        low = max(runs_only, groups_only)
+        high = min(runs_only + groups_only, suffix[0])
+        lower += low
+        upper += high
+        if runs_only >= groups_only:
+            path[lo:hi] = runs_path
+        if low == high:
+            score += low
+            continue
+        hard += 1
+        trial = np.empty(rows, np.int64)
+        first_pass = (beam, max_states, max_live)
+        best, kept, work, result = dp_core(
+            x, lo + 1, m, radix, tables, gv, suffix, low, first_pass, dense, trial
+        )
+        states += kept
+        transitions += work
+        if result == OVER_BUDGET:
+            status = OVER_BUDGET
+            break
+        if result == OK and best > low:
+            low = best
+            path[lo:hi] = trial
+        # Most dense segments score their upper bound, and a pass aimed at it prunes
+        # hardest; only if it fails, search everything that beats the lower bound.
+        for aim in (high, low + 1):
+            if aim <= low:
+                break
+            best, kept, work, result = dp_core(
+                x, lo + 1, m, radix, tables, gv, suffix, aim, exact, dense, trial
+            )
+            passes += 1
+            states += kept
+            transitions += work
+            if result == OVER_BUDGET:
+                status = OVER_BUDGET
+                break
+            if result == OK:
+                low = best
+                path[lo:hi] = trial
+                break
+        if status == OVER_BUDGET:
+            break
+        score += low
+    report[0] = score
+    report[1] = removed
+    report[2] = lower
+    report[3] = upper
+    report[4] = states
+    report[5] = transitions
+    report[6] = count
+    report[7] = hard
+    report[8] = status
+    report[9] = passes

@@ -1,0 +1,126 @@
+"""Per-colour run states of the dynamic program (2015 paper, Section 4.2).
+
+After value v, each of a colour's m copies is a *slot* holding the length of the run
+it is building: 0, 1, 2 or "3 or more" (written 3). A colour's state is the multiset
+of its m slot lengths, coded by an integer 0..F-1 with F = C(m + 3, 3) (4, 10, 20 for
+m = 1, 2, 3); code 0 is "no runs".
+
+At value v a colour with x tiles extends u <= min(x, m) of its slots; the others end
+(a run of length 1 or 2 that ends is wasted, one of length >= 3 is complete). Not
+every choice of slots needs trying. Compare the points a slot can still earn under
+the same future choices: a slot of length 2 earns at least what one of length 1 or
+3 earns (its two pending tiles count when it reaches 3), 1 beats 0 and 3 beats 0; but
+1 and 3 are incomparable (3 has banked its points, 1 may still complete with its
+tile). So with u tiles: extend every 2 first, then split the rest between 3s and 1s
+in every possible way, and only then start new runs from 0s. The tests compare the
+solver built on this with an ILP on thousands of puzzles.
+
+Scores are kept *optimistically*: a tile earns its value when it joins a run, and the
+values of a run's tiles are taken back if it ends before reaching length 3. The DP
+value of a state is then its score plus its pending partial runs, and the loss
+(points not yet placed) only grows along a path, which is what the bound pruning uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+__all__ = ["RunStates", "run_states"]
+
+
+@dataclass(frozen=True)
+class RunStates:
+    """Transition tables of one colour's run states for a given m.
+
+    Attributes
+    ----------
+    m : int
+        Slots per colour.
+    slots : ndarray of shape (F, 4)
+        ``slots[code, L]`` is how many slots have length L (3 meaning >= 3).
+    nonzero : ndarray of shape (F,)
+        Slots in use: the tiles of this colour that the state puts in runs.
+    first : ndarray of shape (F + 1,)
+        The undominated moves from state ``code`` are ``first[code]`` to
+        ``first[code + 1] - 1`` in the move arrays below, in increasing ``used``.
+    used : ndarray
+        Tiles the move puts in runs (slots extended).
+    next_state : ndarray
+        State after the move.
+    dropped1, dropped2 : ndarray
+        Slots of length 1 (resp. 2) the move ends: their pending points are lost.
+    """
+
+    m: int
+    slots: np.ndarray
+    nonzero: np.ndarray
+    first: np.ndarray
+    used: np.ndarray
+    next_state: np.ndarray
+    dropped1: np.ndarray
+    dropped2: np.ndarray
+
+    @property
+    def kernel_tables(self) -> tuple:
+        """``(first, used, next_state, dropped1, dropped2, nonzero)``, as the kernels take them."""
+        return (self.first, self.used, self.next_state, self.dropped1, self.dropped2, self.nonzero)
+
+    @property
+    def size(self) -> int:
+        """Number of states F."""
+        return self.slots.shape[0]
+
+    def extended(self, old: int, new: int) -> tuple[int, int, int, int]:
+        """Slots of length 0, 1, 2, 3 that the move from ``old`` to ``new`` extends."""
+        before = self.slots[old]
+        after = self.slots[new]
+        u = int(self.nonzero[new])
+        e2 = min(int(before[2]), u)
+        e0, e1, e3 = int(after[1]), int(after[2]), int(after[3]) - e2
+        if e3 < 0 or e0 + e1 + e2 + e3 != u or e1 > before[1] or e3 > before[3]:
+            raise ValueError(f"no move leads from state {old} to state {new}")
+        return e0, e1, e2, e3
+
+
+def _moves(counts, m):
+    """Undominated (e0, e1, e2, e3) extension counts, for every u."""
+    n0, n1, n2, n3 = counts
+    for u in range(m + 1):
+        e2 = min(n2, u)
+        rest = u - e2
+        middle = min(rest, n1 + n3)
+        e0 = rest - middle
+        for e3 in range(max(0, middle - n1), min(n3, middle) + 1):
+            yield e0, middle - e3, e2, e3
+
+
+@cache
+def run_states(m: int) -> RunStates:
+    """Build the run-state tables for m copies (cached)."""
+    states = [
+        (m - a - b - c, a, b, c)
+        for c in range(m + 1)
+        for b in range(m + 1 - c)
+        for a in range(m + 1 - b - c)
+    ]
+    states.sort(key=lambda s: (m - s[0], s[3], s[2], s[1]))  # code 0: all slots empty
+    index = {state: code for code, state in enumerate(states)}
+    first = [0]
+    used, next_state, dropped1, dropped2 = [], [], [], []
+    for counts in states:
+        for e0, e1, e2, e3 in _moves(counts, m):
+            new = (m - (e0 + e1 + e2 + e3), e0, e1, e2 + e3)
+            used.append(e0 + e1 + e2 + e3)
+            next_state.append(index[new])
+            dropped1.append(counts[1] - e1)
+            dropped2.append(counts[2] - e2)
+        first.append(len(used))
+    slots = np.asarray(states, dtype=np.int64)
+    arrays = [np.asarray(a, dtype=np.int64) for a in (first, used, next_state, dropped1, dropped2)]
+    tables = RunStates(m, slots, m - slots[:, 0], *arrays)
+    for array in (tables.slots, tables.nonzero, *arrays):
+        array.setflags(write=False)
+    return tables

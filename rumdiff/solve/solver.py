@@ -1,0 +1,232 @@
+"""The exact solver: maximum score, one optimal arrangement, and the work it took.
+
+:func:`solve` wraps the numba kernel ``rumdiff.solve._dp.solve_kernel``. For each
+puzzle the kernel
+
+1. removes copies that no run or group can use (thesis 6.3, generalised to any k and m),
+2. splits the values where no run can cross (thesis 6.4) and, per segment,
+3. stops when max(runs only, groups only) meets min(runs only + groups only, the
+   per-value upper bounds) (thesis 6.1),
+4. otherwise runs a beam search for a strong lower bound, then the exact dynamic
+   program over values (2015 paper, Section 4) with dominance between run slots and
+   pruning of every state that cannot beat that bound.
+
+Work is counted in DP states kept and transitions evaluated, which, unlike seconds,
+are the same on every machine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.puzzle import Puzzle
+from rumdiff.solve.arrangement import Arrangement, Group, Run
+from rumdiff.solve.groups import group_value_table, make_groups
+from rumdiff.solve.runstates import run_states
+
+__all__ = ["Solution", "Work", "SolverBudgetError", "solve"]
+
+#: Largest dense state index the kernel may allocate (entries of 4 bytes).
+_MAX_DENSE = 1 << 27
+_dense_cache: dict[int, np.ndarray] = {}
+
+
+class SolverBudgetError(RuntimeError):
+    """The puzzle needs more DP states than the budget allows."""
+
+
+@dataclass(frozen=True)
+class Work:
+    """How much effort a solve took.
+
+    Attributes
+    ----------
+    states : int
+        DP states kept (summed over values, beam and exact passes).
+    transitions : int
+        Per-colour transitions evaluated by the DP.
+    seconds : float
+        Wall time of the solve.
+    method : str
+        ``"bounds"`` when preprocessing and bounds alone settled every segment (no DP
+        work), ``"dp"`` otherwise.
+    exact_passes : int
+        Exact DP passes run after the first (beam) pass, summed over segments: none for
+        a segment the beam settled (it met the upper bound), one when the pass aimed at
+        the upper bound found an arrangement, two when the optimum lies below the upper
+        bound and a second pass had to prove it.
+    """
+
+    states: int
+    transitions: int
+    seconds: float
+    method: str
+    exact_passes: int
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The result of :func:`solve`.
+
+    Attributes
+    ----------
+    score : int
+        The maximum total value of placed tiles.
+    lower, upper : int
+        The bounds the solver started from (summed over segments).
+    removed : int
+        Copies removed because no run or group can use them.
+    segments, dp_segments : int
+        Independent segments after splitting, and how many needed the DP.
+    work : Work
+        States, transitions, seconds and method.
+    """
+
+    puzzle: Puzzle
+    score: int
+    lower: int
+    upper: int
+    removed: int
+    segments: int
+    dp_segments: int
+    work: Work
+    _reduced: np.ndarray = field(repr=False)
+    _path: np.ndarray = field(repr=False)
+
+    @cached_property
+    def arrangement(self) -> Arrangement:
+        """One optimal arrangement (built on first access from the DP path)."""
+        arrangement = _rebuild(self._reduced, self._path, self.puzzle.m)
+        if arrangement.score != self.score:
+            raise RuntimeError(
+                f"internal error: arrangement scores {arrangement.score}, solver {self.score}"
+            )
+        return arrangement
+
+
+def _dense(size: int) -> np.ndarray:
+    # The kernel leaves the array all -1 again, so one buffer serves every call.
+    if size > _MAX_DENSE:
+        raise SolverBudgetError(
+            f"{size} joint run states exceed the limit {_MAX_DENSE}; use smaller k or m"
+        )
+    if size not in _dense_cache:
+        _dense_cache[size] = np.full(size, -1, dtype=np.int32)
+    return _dense_cache[size]
+
+
+def solve(
+    puzzle: Puzzle,
+    *,
+    beam_width: int = config.BEAM_WIDTH,
+    max_states: int = config.MAX_STATES,
+) -> Solution:
+    """Solve a puzzle exactly.
+
+    Wraps the kernel ``rumdiff.solve._dp.solve_kernel``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle (s = 3, any k <= 6, m <= 3).
+    beam_width : int, default config.BEAM_WIDTH
+        States per value kept by the beam search that seeds the exact DP with a lower
+        bound. It changes the work, never the score; 0 skips the beam search.
+    max_states : int, default config.MAX_STATES
+        Budget: the most DP states kept in one segment before giving up.
+
+    Returns
+    -------
+    Solution
+
+    Raises
+    ------
+    SolverBudgetError
+        If the puzzle needs more states than ``max_states``.
+    """
+    from rumdiff.solve._dp import OVER_BUDGET, solve_kernel
+
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"solve expects a Puzzle, got {type(puzzle).__name__}")
+    if beam_width < 0 or max_states < 1:
+        raise ValueError("beam_width must be >= 0 and max_states >= 1")
+    started = time.perf_counter()
+    tables = run_states(puzzle.m)
+    dense = _dense(tables.size**puzzle.k)
+    copies = puzzle.copies.astype(np.int64)
+    reduced = np.empty_like(copies)
+    path = np.empty(puzzle.n, dtype=np.int64)
+    report = np.zeros(10, dtype=np.int64)
+    solve_kernel(
+        copies,
+        puzzle.m,
+        config.S,
+        tables.kernel_tables,
+        group_value_table(puzzle.k, puzzle.m),
+        group_value_table(1, puzzle.m),  # one colour forms no group: all zeros
+        beam_width,
+        dense,
+        max_states,
+        config.MAX_LIVE_STATES,
+        reduced,
+        path,
+        report,
+    )
+    seconds = time.perf_counter() - started
+    score, removed, lower, upper, states, transitions, segments, hard, status, passes = (
+        report.tolist()
+    )
+    if status == OVER_BUDGET:
+        raise SolverBudgetError(
+            f"the DP needed more than max_states={max_states} states, or more than "
+            f"{config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
+        )
+    work = Work(states, transitions, seconds, "dp" if hard else "bounds", passes)
+    return Solution(puzzle, score, lower, upper, removed, segments, hard, work, reduced, path)
+
+
+def _rebuild(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
+    """Replay the DP path: the moves between states give the runs, leftovers groups."""
+    tables = run_states(m)
+    size = tables.size
+    n, k = reduced.shape
+    runs: list[Run] = []
+    groups: list[Group] = []
+    slots = [[[0, 0] for _ in range(m)] for _ in range(k)]  # [length, start] per slot
+    states = [0] * k
+    for w in range(n + 1):
+        value = w + 1
+        code = int(path[w]) if w < n else 0
+        leftover = []
+        for c in range(k):
+            state = (code // size**c) % size
+            moved = tables.extended(states[c], state)
+            by_length = {length: [] for length in range(4)}
+            for i, (length, _) in enumerate(slots[c]):
+                by_length[min(length, 3)].append(i)
+            extended = {i for length in range(4) for i in by_length[length][: moved[length]]}
+            for i in range(m):
+                length, start = slots[c][i]
+                if i in extended:
+                    slots[c][i] = [length + 1, start if length else value]
+                else:
+                    if length >= 3:
+                        runs.append(Run(c, start, value - 1))
+                    slots[c][i] = [0, 0]
+            states[c] = state
+            used = int(tables.nonzero[state])
+            lengths = np.bincount([min(length, 3) for length, _ in slots[c]], minlength=4)
+            if not np.array_equal(lengths, tables.slots[state]):
+                raise RuntimeError(f"internal error: path is not canonical at value {value}")
+            if w < n:
+                leftover.append(int(reduced[w, c]) - used)
+        if w < n and min(leftover) < 0:
+            raise RuntimeError(f"internal error: path uses missing tiles at value {value}")
+        if w < n:
+            groups.extend(Group(value, tuple(sorted(g))) for g in make_groups(leftover))
+    return Arrangement(tuple(runs), tuple(groups))

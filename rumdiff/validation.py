@@ -1,0 +1,69 @@
+"""Checks of user-given values, written once and used by every stage.
+
+Each check returns the value in its plain Python type, or raises ``error`` (``ValueError``
+unless the caller names a subclass) with a one-line message that names the value and
+prints numbers as plain numbers (``5.0``, never ``np.float64(5.0)``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from rumdiff import config
+
+__all__ = ["check_kmn", "choice", "plain", "real", "whole"]
+
+
+def plain(value):
+    """``value`` as a user reads it: numpy scalars as Python numbers, text quoted."""
+    if hasattr(value, "item") and not hasattr(value, "__len__"):
+        value = value.item()
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _bounds(low, high) -> str:
+    if low is not None and high is not None:
+        return f" in {low}..{high}"
+    if low is not None:
+        return f" of at least {low}"
+    return f" of at most {high}" if high is not None else ""
+
+
+def whole(name: str, value, *, low=None, high=None, error=ValueError) -> int:
+    """``value`` as an int; it must be an integer (not a bool, not a float) in low..high."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise error(f"{name} must be a whole number{_bounds(low, high)}, got {plain(value)}")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise error(f"{name} must be a whole number{_bounds(low, high)}, got {value}")
+    return value
+
+
+def real(name: str, value, *, low=None, high=None, error=ValueError) -> float:
+    """``value`` as a finite float in low..high (bools refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise error(f"{name} must be a number{_bounds(low, high)}, got {plain(value)}")
+    value = float(value)
+    if not math.isfinite(value) or (low is not None and value < low):
+        raise error(f"{name} must be a finite number{_bounds(low, high)}, got {value:g}")
+    if high is not None and value > high:
+        raise error(f"{name} must be a finite number{_bounds(low, high)}, got {value:g}")
+    return value
+
+
+def choice(name: str, value, choices, *, error=ValueError):
+    """``value`` if it is one of ``choices``."""
+    if value not in tuple(choices):
+        listed = ", ".join(plain(c) for c in choices)
+        raise error(f"unknown {name} {plain(value)}; expected one of {listed}")
+    return value
+
+
+def check_kmn(k, m, n, *, error=ValueError) -> tuple[int, int, int]:
+    """k, m and n as ints within the supported ranges (``config.MAX_K``, ``MAX_M``, ``MAX_N``)."""
+    return (
+        whole("k", k, low=1, high=config.MAX_K, error=error),
+        whole("m", m, low=1, high=config.MAX_M, error=error),
+        whole("n", n, low=1, high=config.MAX_N, error=error),
+    )

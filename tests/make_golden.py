@@ -1,0 +1,99 @@
+"""Write the golden files in tests/data: seeded puzzles with answers from slow references.
+
+Usage::
+
+    python tests/make_golden.py            # every file
+    python tests/make_golden.py ilp        # tests/data/ilp_optima.csv.gz only
+
+``ilp_optima.csv.gz`` holds the puzzles of :func:`ilp_cases` with their optimum by the
+reference ILP (HiGHS through ``scipy.optimize.milp``, zero gap). The fast test run
+compares the solver with these stored optima; the ``slow`` tests solve the same
+puzzles with the live ILP again. Files are gzip-compressed CSV written byte for byte
+the same on every run (no time stamp in the gzip header), so a rerun that changes
+nothing leaves ``git status`` clean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from helpers import random_copies  # noqa: E402
+
+from rumdiff.puzzle import encode_puzzle  # noqa: E402
+
+DATA = HERE / "data"
+
+#: The ILP grid: 36 (n, k, m) combinations x 56 puzzles, from sparse to full.
+ILP_GRID = [(n, k, m) for n in (5, 13, 30, 100) for k in (3, 4, 5) for m in (1, 2, 3)]
+ILP_GRID_PUZZLES = 56
+#: Shapes beyond the grid: (k, m, n, puzzles), copy shares drawn from the simplex.
+ILP_BEYOND = [(1, 3, 40, 10), (2, 2, 40, 10), (6, 2, 30, 10), (6, 3, 12, 10), (4, 2, 1000, 4)]
+
+
+def ilp_cases():
+    """Yield ``(case, copies, m)``: the grid from sparse to full, then the shapes beyond it."""
+    for n, k, m in ILP_GRID:
+        rng = np.random.default_rng([n, k, m])
+        for trial in range(ILP_GRID_PUZZLES):
+            absent = 0.9 * (1 - trial / (ILP_GRID_PUZZLES - 1))  # share of absent tiles
+            rest = rng.dirichlet(np.ones(m)) * (1 - absent)
+            copies = random_copies(rng, k=k, m=m, n=n, probabilities=np.r_[absent, rest])
+            yield f"grid-{n}-{k}-{m}", copies, m
+    for k, m, n, count in ILP_BEYOND:
+        rng = np.random.default_rng([k, m, n])
+        for _ in range(count):
+            yield f"beyond-{k}-{m}-{n}", random_copies(rng, k=k, m=m, n=n), m
+
+
+def read_golden(name: str):
+    """Rows of a golden file as dicts of str; see the module docstring."""
+    with gzip.open(DATA / name, "rt", encoding="ascii") as stream:
+        head, *rows = stream.read().splitlines()
+    return [dict(zip(head.split(","), row.split(","), strict=True)) for row in rows]
+
+
+def write_golden(name: str, columns: list[str], rows: list[tuple]) -> None:
+    text = "\n".join([",".join(columns), *(",".join(map(str, row)) for row in rows)]) + "\n"
+    DATA.mkdir(exist_ok=True)
+    with open(DATA / name, "wb") as raw:
+        with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as stream:
+            stream.write(text.encode("ascii"))
+
+
+def make_ilp() -> None:
+    from rumdiff.solve.reference import solve_ilp
+
+    began, rows = time.perf_counter(), []
+    for case, copies, m in ilp_cases():
+        score = solve_ilp(copies).check(copies)
+        n, k = copies.shape
+        rows.append((case, k, m, n, encode_puzzle(copies), score))
+    write_golden("ilp_optima.csv.gz", ["case", "k", "m", "n", "puzzle", "score"], rows)
+    print(f"ilp_optima.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
+
+
+MAKERS = {"ilp": make_ilp}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("which", nargs="*", help=f"files to write: {', '.join(MAKERS)} (all)")
+    chosen = parser.parse_args().which or list(MAKERS)
+    unknown = sorted(set(chosen) - set(MAKERS))
+    if unknown:
+        parser.error(f"unknown golden file {unknown[0]!r}; expected one of {', '.join(MAKERS)}")
+    for which in chosen:
+        MAKERS[which]()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""The package's layout: stages import only earlier stages, no cycles, modules stay short."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "rumdiff"
+#: The stages in the order data flows; a module may import its own stage and earlier ones.
+#: The base (config, validation, atomic) serves every stage and imports none.
+STAGES = ("base", "puzzle", "solve", "features", "data", "learn", "report", "cli")
+#: Longest module, in lines, outside the numba kernels (``_*.py`` in a stage).
+MAX_LINES = 400
+
+
+def _modules() -> dict[str, Path]:
+    modules = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _imports(path: Path) -> set[str]:
+    """Every rumdiff module imported anywhere in the file (also inside functions)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("rumdiff"))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rumdiff"):
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    return found
+
+
+def _stage(module: str) -> str:
+    parts = module.split(".")
+    if parts[-1] == "__main__":
+        return "cli"  # ``python -m rumdiff``: the command line
+    return parts[1] if len(parts) > 1 and parts[1] in STAGES else "base"
+
+
+MODULES = _modules()
+GRAPH = {
+    name: {m for m in _imports(path) if m in MODULES} - {name} for name, path in MODULES.items()
+}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_stages_import_only_earlier_stages(module):
+    rank = STAGES.index(_stage(module))
+    for imported in GRAPH[module]:
+        if imported == "rumdiff":  # the package's __init__: the version only
+            continue
+        assert STAGES.index(_stage(imported)) <= rank, f"{module} imports {imported}"
+        if _stage(module) == "base":
+            assert _stage(imported) == "base", f"{module} imports {imported}"
+
+
+def test_no_import_cycles():
+    # Depth-first search for a back edge; packages (their __init__) re-export their
+    # modules, so edges into a package's own modules from its __init__ are not cycles.
+    def edges(name):
+        return {m for m in GRAPH[name] if not m.startswith(name + ".")}
+
+    state, stack = {}, []
+
+    def visit(name):
+        state[name] = "open"
+        stack.append(name)
+        for nxt in sorted(edges(name)):
+            if state.get(nxt) == "open":
+                cycle = stack[stack.index(nxt) :] + [nxt]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[name] = "done"
+
+    for name in sorted(MODULES):
+        if name not in state:
+            visit(name)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_modules_stay_short(module):
+    path = MODULES[module]
+    if path.name.startswith("_") and path.name != "__init__.py":
+        return  # numba kernels
+    lines = len(path.read_text().splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(PACKAGE.parent)} has {lines} lines"
