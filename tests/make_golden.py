@@ -1,16 +1,24 @@
-"""Write the golden files in tests/data: seeded puzzles with answers from slow references.
+"""Write the golden files in tests/data: seeded puzzles with answers from references.
 
 Usage::
 
     python tests/make_golden.py            # every file
     python tests/make_golden.py ilp        # tests/data/ilp_optima.csv.gz only
+    python tests/make_golden.py search     # tests/data/search_work.csv.gz only
 
 ``ilp_optima.csv.gz`` holds the puzzles of :func:`ilp_cases` with their optimum by the
 reference ILP (HiGHS through ``scipy.optimize.milp``, zero gap). The fast test run
 compares the solver with these stored optima; the ``slow`` tests solve the same
-puzzles with the live ILP again. Files are gzip-compressed CSV written byte for byte
-the same on every run (no time stamp in the gzip header), so a rerun that changes
-nothing leaves ``git status`` clean.
+puzzles with the live ILP again.
+
+``search_work.csv.gz`` holds the puzzles of :func:`search_cases` with their search
+effort (docs/search-effort.md). The committed file was written by rumdiff 0.1.0's
+``solve(puzzle, beam_width=0)`` (commit 342e42a), the definition's origin; rewriting it
+with :func:`rumdiff.solve.search_effort` gives the same bytes, and must: a change here
+is a change of every puzzle's difficulty label.
+
+Files are gzip-compressed CSV written byte for byte the same on every run (no time stamp
+in the gzip header), so a rerun that changes nothing leaves ``git status`` clean.
 """
 
 from __future__ import annotations
@@ -54,6 +62,19 @@ def ilp_cases():
             yield f"beyond-{k}-{m}-{n}", random_copies(rng, k=k, m=m, n=n), m
 
 
+def search_cases():
+    """Yield stacks of puzzles: 1,000 mixed G(4, 2, 100), then small simplex shapes."""
+    from rumdiff.data.generator import generate
+
+    yield generate(1000, k=4, m=2, n=100, mode="mixed", seed=2026).puzzles
+    for k in (3, 4, 5):
+        for m in (1, 2, 3):
+            for n in (13, 40):
+                yield generate(12, k=k, m=m, n=n, mode="simplex", seed=100 * k + 10 * m + n).puzzles
+    yield generate(12, k=6, m=2, n=30, mode="simplex", seed=7).puzzles
+    yield generate(12, k=6, m=3, n=12, mode="simplex", seed=8).puzzles
+
+
 def read_golden(name: str):
     """Rows of a golden file as dicts of str; see the module docstring."""
     with gzip.open(DATA / name, "rt", encoding="ascii") as stream:
@@ -81,7 +102,22 @@ def make_ilp() -> None:
     print(f"ilp_optima.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
 
 
-MAKERS = {"ilp": make_ilp}
+def make_search() -> None:
+    from rumdiff.puzzle import encode_puzzles
+    from rumdiff.solve import search_effort
+
+    began, rows = time.perf_counter(), []
+    for puzzles in search_cases():
+        for puzzle, text in zip(puzzles, encode_puzzles(puzzles.copies), strict=True):
+            e = search_effort(puzzle)
+            shape = (puzzles.k, puzzles.m, puzzles.n)
+            rows.append((*shape, text, e.score, e.states, e.transitions, e.passes, e.method))
+    columns = ["k", "m", "n", "puzzle", "score", "states", "transitions", "exact_passes", "method"]
+    write_golden("search_work.csv.gz", columns, rows)
+    print(f"search_work.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
+
+
+MAKERS = {"ilp": make_ilp, "search": make_search}
 
 
 def main() -> None:

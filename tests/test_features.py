@@ -25,10 +25,10 @@ from rumdiff.features import (
     describe_features,
     feature_names,
 )
-from rumdiff.features._extended import colour_runs
 from rumdiff.features._thesis import runs_rules, window_runs
 from rumdiff.puzzle import Puzzle, Puzzles, format_puzzles
 from rumdiff.solve import solve
+from rumdiff.solve._tiles import colour_runs
 from rumdiff.solve.groups import clearable, group_value, max_groups
 from rumdiff.solve.runstates import run_states
 

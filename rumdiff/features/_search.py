@@ -7,8 +7,7 @@ that try to meet the solver's upper bound without paying for its full search.
 
 from numba import njit
 
-#: Below any reachable score, so it marks states and moves not reached.
-_NEG = -(1 << 60)
+from rumdiff.solve._tiles import NEG
 
 
 @njit(cache=True)
@@ -44,9 +43,9 @@ def greedy_segment(x, lo, hi, m, gv, tables, floor, gain, move, scratch, usage):
             top[c] = min(xc, m)
             rest[c] = spare  # the best gains of the colours below c, and their tiles
             full[c] = whole
-            most = _NEG
+            most = NEG
             for u in range(base):
-                gain[c, u] = _NEG
+                gain[c, u] = NEG
             for e in range(first[state[c]], first[state[c] + 1]):
                 u = used[e]
                 if u > xc:
@@ -58,7 +57,7 @@ def greedy_segment(x, lo, hi, m, gv, tables, floor, gain, move, scratch, usage):
                 most = max(most, g)
             spare += most
             whole += xc * power[c]
-        best = _NEG
+        best = NEG
         level = k - 1
         digit[level] = -1
         while level < k:
@@ -114,7 +113,7 @@ def ascent_segment(x, lo, hi, m, gv, tables, source, usage, start, work, back):
     runs = 0
     for c in range(k):
         power = base**c
-        val[:] = _NEG
+        val[:] = NEG
         val[0] = 0
         for i in range(lo, hi + 1):
             v = i + 1
@@ -126,9 +125,9 @@ def ascent_segment(x, lo, hi, m, gv, tables, source, usage, start, work, back):
                     if d != c:
                         others += (x[i, d] - usage[i, d]) * step
                     step *= base
-            nval[:] = _NEG
+            nval[:] = NEG
             for state in range(size):
-                if val[state] == _NEG:
+                if val[state] == NEG:
                     continue
                 for e in range(first[state], first[state + 1]):
                     u = used[e]

@@ -1,12 +1,15 @@
 """Solving: the exact solver, its building blocks and its slow twins.
 
-- ``solver``: :func:`solve`, the exact dynamic program (kernel in ``_dp``), and what it
-  returns (:class:`Solution`, :class:`Work`);
+- ``solver``: :func:`solve`, rumdiff's fast exact solver (kernel in ``_dp``), and what
+  it returns (:class:`Solution`, :class:`Work`);
+- ``search``: :func:`search_effort`, the reference exact DP whose work defines a
+  puzzle's search effort, a fixed definition (kernel in ``_search``);
 - ``groups``: group values (thesis eq. 3 and 4) and groups that reach them;
 - ``runstates``: the per-colour run states of the DP and their moves;
 - ``arrangement``: runs, groups and the check of an arrangement against a puzzle;
 - ``reference``: the ILP and the brute force, slow and obvious, for the tests;
-- ``_dp``, ``_tiles``: numba kernels (the DP; removal, splitting and bounds).
+- ``_dp``, ``_search``, ``_tiles``: numba kernels (the solver's DP; the reference
+  search; removal, splitting and bounds).
 """
 
 from rumdiff.solve.arrangement import Arrangement, Group, InvalidArrangement, Run
@@ -20,6 +23,7 @@ from rumdiff.solve.groups import (
     max_groups,
 )
 from rumdiff.solve.runstates import RunStates, run_states
+from rumdiff.solve.search import SearchEffort, search_effort
 from rumdiff.solve.solver import Solution, SolverBudgetError, Work, solve
 
 __all__ = [
@@ -28,6 +32,7 @@ __all__ = [
     "InvalidArrangement",
     "Run",
     "RunStates",
+    "SearchEffort",
     "Solution",
     "SolverBudgetError",
     "Work",
@@ -39,5 +44,6 @@ __all__ = [
     "make_groups",
     "max_groups",
     "run_states",
+    "search_effort",
     "solve",
 ]

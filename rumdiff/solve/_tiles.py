@@ -1,6 +1,13 @@
-"""Kernels on count matrices: isolated-tile removal, splitting, per-row bounds."""
+"""Kernels on count matrices: isolated-tile removal, splitting, per-row and runs-only bounds.
+
+The reference search (``_search``) and the features use these exactly as they are: a
+change here changes every puzzle's search effort (tests/data/search_work.csv.gz).
+"""
 
 from numba import njit
+
+#: Below any reachable score, so it marks run states not reached.
+NEG = -(1 << 60)
 
 
 @njit(cache=True)
@@ -121,3 +128,52 @@ def row_upper_bounds(x, gv, m, out):
             tiles += x[w, c]
             runs += min(x[w, c], run_capacity(x, w, c))
         out[w] = (w + 1) * min(tiles, gv[group_index(x[w], m + 1)] + runs)
+
+
+@njit(cache=True)
+def colour_runs(x, c, lo, hi, tables, reach, work):
+    """Exact runs-only optimum of colour c on rows lo..hi-1: ``(points, tiles)``.
+
+    A forward DP over the colour's run states (``rumdiff.solve.runstates``), once weighting
+    each tile by its value and once by 1, each maximised on its own. ``reach[i]``
+    receives the number of run states reachable after row i, for i in lo..hi-1.
+    Scores are optimistic as in the solver: a tile earns when it joins a run and is
+    taken back when its run ends short. ``tables`` are the run-state tables as the
+    solver takes them; ``work`` is scratch of shape (4, F).
+    """
+    first, used, next_state, dropped1, dropped2, _ = tables
+    size = first.shape[0] - 1
+    val, til, nval, ntil = work[0], work[1], work[2], work[3]
+    val[:] = NEG
+    til[:] = NEG
+    val[0] = 0
+    til[0] = 0
+    for i in range(lo, hi + 1):
+        xc = x[i, c] if i < hi else 0
+        v = i + 1
+        nval[:] = NEG
+        ntil[:] = NEG
+        for state in range(size):
+            if val[state] == NEG:
+                continue
+            for e in range(first[state], first[state + 1]):
+                if used[e] > xc:
+                    break
+                target = next_state[e]
+                d1 = dropped1[e]
+                d2 = dropped2[e]
+                gain = val[state] + used[e] * v - d1 * (v - 1) - d2 * (2 * v - 3)
+                if gain > nval[target]:
+                    nval[target] = gain
+                gain = til[state] + used[e] - d1 - 2 * d2
+                if gain > ntil[target]:
+                    ntil[target] = gain
+        reachable = 0
+        for state in range(size):
+            val[state] = nval[state]
+            til[state] = ntil[state]
+            if nval[state] != NEG:
+                reachable += 1
+        if i < hi:
+            reach[i] = reachable
+    return val[0], til[0]

@@ -29,9 +29,9 @@ from rumdiff.solve.arrangement import Arrangement, Group, Run
 from rumdiff.solve.groups import group_value_table, make_groups
 from rumdiff.solve.runstates import run_states
 
-__all__ = ["Solution", "Work", "SolverBudgetError", "solve"]
+__all__ = ["Solution", "Work", "SolverBudgetError", "dense_index", "solve"]
 
-#: Largest dense state index the kernel may allocate (entries of 4 bytes).
+#: Largest dense state index the kernels may allocate (entries of 4 bytes).
 _MAX_DENSE = 1 << 27
 _dense_cache: dict[int, np.ndarray] = {}
 
@@ -109,8 +109,15 @@ class Solution:
         return arrangement
 
 
-def _dense(size: int) -> np.ndarray:
-    # The kernel leaves the array all -1 again, so one buffer serves every call.
+def dense_index(size: int) -> np.ndarray:
+    """A buffer of ``size`` int32 entries, all -1, that maps joint state codes to list
+    positions in the kernels; they leave it all -1 again, so one serves every call.
+
+    Raises
+    ------
+    SolverBudgetError
+        When ``size`` exceeds the limit.
+    """
     if size > _MAX_DENSE:
         raise SolverBudgetError(
             f"{size} joint run states exceed the limit {_MAX_DENSE}; use smaller k or m"
@@ -157,7 +164,7 @@ def solve(
         raise ValueError("beam_width must be >= 0 and max_states >= 1")
     started = time.perf_counter()
     tables = run_states(puzzle.m)
-    dense = _dense(tables.size**puzzle.k)
+    dense = dense_index(tables.size**puzzle.k)
     copies = puzzle.copies.astype(np.int64)
     reduced = np.empty_like(copies)
     path = np.empty(puzzle.n, dtype=np.int64)

@@ -1,0 +1,126 @@
+"""A puzzle's search effort: the work of the reference exact DP, a fixed definition.
+
+:func:`search_effort` wraps the numba kernel ``rumdiff.solve._search.search_kernel``. Its
+count does not change when rumdiff's fast solver (:func:`rumdiff.solve.solve`) gets
+faster: it is the work of the 2015 paper's DP after the thesis's preprocessing,
+splitting and bounds, with no beam search, exactly as docs/search-effort.md defines it.
+It is the default measure of difficulty labels (``--label-by search``). The search is
+exact, so it also gives the puzzle's maximum score.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.puzzle import Puzzle
+from rumdiff.solve.groups import group_value_table
+from rumdiff.solve.runstates import run_states
+from rumdiff.solve.solver import SolverBudgetError, dense_index
+from rumdiff.validation import choice, whole
+
+__all__ = ["LAYOUTS", "SearchEffort", "search_effort"]
+
+#: How the kernel stores the live states; the count is the same with each.
+LAYOUTS = ("auto", "dense", "sparse")
+
+
+@dataclass(frozen=True)
+class SearchEffort:
+    """The reference search of one puzzle.
+
+    Attributes
+    ----------
+    score : int
+        The puzzle's maximum score.
+    lower, upper : int
+        The bounds the search starts from (summed over segments).
+    removed : int
+        Copies no run or group can use.
+    segments, dp_segments : int
+        Independent segments, and how many bounds do not settle.
+    states : int
+        DP states kept, summed over values and passes.
+    transitions : int
+        Moves tried from live states, summed over colours, values and passes: the
+        search effort.
+    passes : int
+        Passes after the first, summed over segments: none when the optimum meets the
+        upper bound, else two (aimed at the upper bound, then at the optimum plus one).
+    seconds : float
+        Wall time.
+    method : str
+        ``"bounds"`` when bounds settled every segment (no DP), ``"dp"`` otherwise.
+    """
+
+    score: int
+    lower: int
+    upper: int
+    removed: int
+    segments: int
+    dp_segments: int
+    states: int
+    transitions: int
+    passes: int
+    seconds: float
+    method: str
+
+
+def search_effort(
+    puzzle: Puzzle, *, max_states: int = config.MAX_STATES, layout: str = "auto"
+) -> SearchEffort:
+    """Run the reference search on a puzzle: its score and search effort.
+
+    Wraps the kernel ``rumdiff.solve._search.search_kernel``.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    max_states : int, default config.MAX_STATES
+        Budget: the most DP states kept in one pass before giving up.
+    layout : {"auto", "dense", "sparse"}
+        How the kernel stores the live states (for tests: the counts never differ).
+
+    Raises
+    ------
+    SolverBudgetError
+        If the search needs more states than the budget.
+    """
+    from rumdiff.solve import _search
+
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"search_effort expects a Puzzle, got {type(puzzle).__name__}")
+    max_states = whole("max_states", max_states, low=1)
+    code = {"auto": _search.AUTO, "dense": _search.DENSE, "sparse": _search.SPARSE}
+    choice("layout", layout, LAYOUTS)
+    started = time.perf_counter()
+    tables = run_states(puzzle.m)
+    dense = dense_index(tables.size**puzzle.k)
+    report = np.zeros(10, dtype=np.int64)
+    _search.search_kernel(
+        puzzle.copies.astype(np.int64),
+        puzzle.m,
+        config.S,
+        tables.kernel_tables,
+        group_value_table(puzzle.k, puzzle.m),
+        dense,
+        (max_states, config.MAX_LIVE_STATES),
+        code[layout],
+        report,
+    )
+    seconds = time.perf_counter() - started
+    score, removed, lower, upper, states, transitions, segments, hard, status, passes = (
+        report.tolist()
+    )
+    if status == _search.OVER_BUDGET:
+        raise SolverBudgetError(
+            f"the reference search needed more than max_states={max_states} states, or "
+            f"more than {config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
+        )
+    method = "dp" if hard else "bounds"
+    return SearchEffort(
+        score, lower, upper, removed, segments, hard, states, transitions, passes, seconds, method
+    )
