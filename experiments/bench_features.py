@@ -1,10 +1,13 @@
-"""How long featurising 10,000 mixed G(4, 2, 100) puzzles takes (target: <= 2 s, one core).
+"""How long featurising mixed G(4, 2, 100) puzzles takes, beside the reference search.
 
 Usage: ``python experiments/bench_features.py [--count N] [--repeats R] [--seed S]``.
 Generates N puzzles (default 10,000) in the thesis's mixed regimes, compiles the kernels
 on a few puzzles, then prints the best and the worst of R runs of ``compute_features``
 for each feature set, in wall time and in CPU time (which other jobs on the machine
-disturb less). Numba kernels run on one thread, so this is one core.
+disturb less); then times the reference search (``rumdiff.solve.search_effort``, what
+the default labels measure) on the same puzzles in the same run, and prints how many
+times cheaper the features are: every pre-solve feature must cost at most a tenth of it.
+Numba kernels run on one thread, so this is one core.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import time
 from rumdiff import config
 from rumdiff.data.generator import generate
 from rumdiff.features import compute_features
+from rumdiff.solve import search_effort
 
 #: The issue's target for 10,000 G(4, 2, 100) puzzles, in seconds.
 TARGET_SECONDS = 2.0
@@ -28,8 +32,10 @@ def main() -> None:
     args = parser.parse_args()
     puzzles = generate(args.count, k=4, m=2, n=100, mode="mixed", seed=args.seed).puzzles
     compute_features(puzzles.copies[:10], m=2)  # compile (or load the cached kernels)
-    print(f"{args.count:,} mixed G(4, 2, 100) puzzles, seed {args.seed}, best / worst of "
-          f"{args.repeats} runs")  # fmt: skip
+    print(
+        f"{args.count:,} mixed G(4, 2, 100) puzzles, seed {args.seed}, "
+        f"best / worst of {args.repeats} runs"
+    )
     for feature_set in config.FEATURE_SETS:
         times, cpu = [], []
         for _ in range(args.repeats):
@@ -45,6 +51,15 @@ def main() -> None:
             f"{scaled:5.3f} s per 10,000 "
             f"({'meets' if scaled <= TARGET_SECONDS else 'MISSES'} the {TARGET_SECONDS:g} s target)"
         )
+    search_effort(puzzles[0])
+    began = time.process_time()
+    for puzzle in puzzles:
+        search_effort(puzzle)
+    searching = (time.process_time() - began) / args.count
+    print(
+        f"reference search: CPU {1e3 * searching:.3f} ms/puzzle; all features cost "
+        f"{searching / (min(cpu) / args.count):.1f} times less (at least 10 required)"
+    )
 
 
 if __name__ == "__main__":

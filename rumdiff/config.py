@@ -58,8 +58,6 @@ GENERATE_MAX_REDRAWS = 1000
 # --- Training, model and prediction (rumdiff.learn) -----------------------------------
 #: Feature set the classifier is trained on when the user gives none.
 TRAIN_FEATURE_SET = "all"
-#: Label scheme trained on when the user gives none: "work" or "time".
-TRAIN_LABEL_BY = "work"
 #: Folds of the stratified cross-validation that evaluates the chosen model.
 TRAIN_FOLDS = 10
 #: Grid used when the user gives none.
@@ -94,6 +92,16 @@ COMPARE_FEATURE_SETS = ("thesis", "extended")
 #: many as the forest is fit on: a bounded tree needs no more rows to place its splits
 #: (docs/decisions/default-grid.md).
 TRAIN_MAX_SAMPLES = {"thesis": None, "default": 30_000}
+#: The regressor of log10 effort (rumdiff.learn.regression): as bounded as the default
+#: grid's trees, so the default model stays small (docs/decisions/default-grid.md).
+REGRESSOR = {
+    "n_estimators": 100,
+    "max_leaf_nodes": 1024,
+    "max_features": 0.5,
+    "max_samples": 30_000,
+}
+#: Quantiles of the regressor's trees that ``rumdiff predict`` shows as an effort's spread.
+PREDICT_SPREAD = (0.1, 0.9)
 #: Held-out rows (of the first fold) on which permutation importance is measured.
 PERMUTATION_ROWS = 10_000
 #: Times each feature is shuffled for permutation importance.
@@ -105,7 +113,7 @@ FEATURE_CHECK_ROWS = 200
 FINGERPRINT_PUZZLES = 32
 #: Version of the model file layout (joblib pickle plus JSON sidecar); a model saved with
 #: another layout is refused.
-MODEL_FORMAT = 1
+MODEL_FORMAT = 2
 #: joblib compression level of saved models (zlib, 0-9).
 MODEL_COMPRESS = 3
 #: Largest size the default model may have on disk, in bytes.
@@ -123,22 +131,45 @@ TRAIN_JOBS = -1
 LABEL_NAMES = ("easy", "moderate", "medium", "hard")
 #: Difficulty classes by label: {1: "easy", ..., 4: "hard"}.
 CLASS_NAMES = dict(enumerate(LABEL_NAMES, start=1))
-#: Label schemes, and how many thresholds each takes.
-LABEL_SCHEMES = {"work": 2, "time": 3}
-#: The dataset column each label scheme puts its thresholds on.
-LABEL_EFFORT = {"work": "transitions", "time": "seconds"}
-#: Label scheme used when the user gives none: "work" (the same on every machine) or
-#: "time" (the thesis's, on solve seconds; depends on the machine and its load).
-LABEL_BY = "work"
-#: Label schemes and their default thresholds. "time": the thesis's (Section 7.4), on
-#: solve seconds. "work": easy = settled by preprocessing and bounds (no DP); moderate <
-#: t1 <= medium < t2 <= hard on the solver's transitions, cut in the valleys of their
-#: distribution (docs/decisions/work-thresholds.md).
-LABEL_THRESHOLDS = {"work": (200_000, 1_000_000), "time": (0.0001, 0.1, 1.0)}
-#: Default "work" thresholds of a dataset solved with beam_width=0 (the plain exact DP,
-#: whose work follows the size of the puzzle's search space): its terciles
-#: (docs/decisions/plain-dp-thresholds.md).
-PLAIN_DP_WORK_THRESHOLDS = (2_500_000, 5_700_000)
+#: Label measures: what a label's thresholds cut, and how many thresholds each takes.
+#: "search": the transitions of the reference search, a fixed definition that belongs to
+#: the puzzle (docs/search-effort.md); "solver": those of rumdiff's fast solver, which
+#: move when it gets faster; "time": the fast solver's seconds, the thesis's measure,
+#: which vary with the machine and its load.
+LABEL_MEASURES = {"search": 2, "solver": 2, "time": 3}
+#: Label measure used when the user gives none.
+LABEL_BY = "search"
+#: Each label measure in words, for help texts and reports.
+LABEL_MEASURE_TEXT = {
+    "search": "the search effort: transitions of the reference exact search "
+    "(docs/search-effort.md), the same on every machine and for every solver version",
+    "solver": "transitions of rumdiff's fast solver (beam search, then exact passes), "
+    "which change when the solver gets faster",
+    "time": "seconds of rumdiff's fast solver, the thesis's measure, which vary with the "
+    "machine and its load",
+}
+#: The dataset column each label measure cuts.
+LABEL_EFFORT = {
+    "search": "search_transitions",
+    "solver": "solver_transitions",
+    "time": "solver_seconds",
+}
+#: Added to an effort before its logarithm (the regressor's target): one transition, or
+#: a microsecond.
+EFFORT_FLOOR = {"search": 1.0, "solver": 1.0, "time": 1e-6}
+#: Solvers a dataset can run on every puzzle: the reference search and the fast solver.
+DATASET_SOLVERS = ("search", "solver")
+#: The solver whose columns each label measure needs.
+MEASURE_SOLVER = {"search": "search", "solver": "solver", "time": "solver"}
+#: Default thresholds. "search" and "solver": easy = settled by bounds (no transition);
+#: moderate < t1 <= medium < t2 <= hard on transitions. "search" at its terciles
+#: (docs/decisions/search-thresholds.md), "solver" in the valleys of its distribution
+#: (docs/decisions/solver-thresholds.md). "time": the thesis's (Section 7.4), on seconds.
+LABEL_THRESHOLDS = {
+    "search": (2_500_000, 5_700_000),
+    "solver": (200_000, 1_000_000),
+    "time": (0.0001, 0.1, 1.0),
+}
 #: Feature set stored in a dataset when the user gives none (one of DATASET_FEATURE_SETS).
 DATASET_FEATURE_SET = "all"
 #: Puzzles in a dataset when the user gives none (about a minute and a half on 2 cores).
@@ -150,8 +181,10 @@ DATASET_CHUNK = 500
 DATASET_REPEATS = 1
 #: Worker processes that solve datasets and explorations (joblib: -1 every core).
 DATASET_JOBS = -1
-#: Version of the dataset layout, written to the metadata sidecar.
-DATASET_FORMAT = 1
+#: Version of the dataset layout, written to the metadata sidecar. Format 1 (rumdiff
+#: 0.1) had one set of effort columns (states, transitions, seconds) of the solver run
+#: with the recorded beam width; it is read as format 2 (rumdiff.data.schema).
+DATASET_FORMAT = 2
 #: Exploration grid (thesis Figures 11 and 12): step of p0 and p1 in percent on the full
 #: 0-100% grid, step and extent of the zoomed grid, and puzzles per grid cell (the thesis
 #: used 100).
@@ -167,3 +200,7 @@ FEATURE_SETS = ("thesis", "extended", "all")
 DATASET_FEATURE_SETS = (*FEATURE_SETS, "none")
 #: Feature set used when the user gives none.
 FEATURE_SET = "all"
+#: Most nodes the depth-first search behind the bound_* features visits in one segment:
+#: it decides most puzzles at a small share of the reference search's cost
+#: (docs/decisions/features.md).
+FEATURE_BOUND_NODES = 10_000

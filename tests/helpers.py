@@ -38,7 +38,8 @@ def assert_fresh_features(frame, metadata, feature_set="all", *, k=4, m=2, n=100
 
     names = feature_names(feature_set, k=k, m=m)
     assert metadata["features"] == names
-    assert list(frame.columns) == dataset_columns(m, names)
+    solvers = metadata["parameters"]["solvers"]
+    assert list(frame.columns) == dataset_columns(m, names, solvers)
     expected = compute_features(decode_puzzles(frame["puzzle"], k, n), m=m, feature_set=feature_set)
     pd.testing.assert_frame_equal(frame[names], expected.reset_index(drop=True))
     return names
@@ -46,16 +47,17 @@ def assert_fresh_features(frame, metadata, feature_set="all", *, k=4, m=2, n=100
 
 #: A forest grid small enough for tests: two candidates of ten tiny trees.
 TINY_GRID = {"n_estimators": (10,), "max_leaf_nodes": (8, 32), "class_weight": ("balanced",)}
-#: Work thresholds that give every class some of the tiny dataset's G(4, 2, 20) puzzles.
-TINY_THRESHOLDS = (15_000, 40_000)
+#: Search thresholds that give every class some of the tiny dataset's G(4, 2, 20) puzzles.
+TINY_THRESHOLDS = (44_000, 280_000)
 
 
 def tiny_dataset(folder, *, count=300, seed=3, name="tiny.parquet"):
-    """Build a real dataset (generated, solved, featurised, labelled) of small puzzles."""
+    """Build a real dataset (generated, solved by both solvers, featurised, labelled by
+    search effort) of small puzzles."""
     from rumdiff.data import DatasetSpec, build_dataset
 
     path = folder / name
-    spec = DatasetSpec(count=count, n=20, seed=seed)
+    spec = DatasetSpec(count=count, n=20, seed=seed, solvers=("search", "solver"))
     build_dataset(path, spec, jobs=1, thresholds=TINY_THRESHOLDS)
     return path
 

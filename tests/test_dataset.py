@@ -21,7 +21,6 @@ from rumdiff import __version__, config
 from rumdiff.cli import main
 from rumdiff.cli.progress import ProgressBar, format_duration
 from rumdiff.data import (
-    BASE_COLUMNS,
     DatasetError,
     DatasetSpec,
     build_dataset,
@@ -29,6 +28,7 @@ from rumdiff.data import (
     metadata_path,
     read_dataset,
     read_metadata,
+    read_sidecar,
     work_dir,
     write_dataset,
 )
@@ -36,7 +36,7 @@ from rumdiff.data.batch import solve_batch
 from rumdiff.data.generator import generate
 from rumdiff.data.labels import class_counts, compute_labels
 from rumdiff.puzzle import Puzzle, decode_puzzles, read_puzzles
-from rumdiff.solve import solve
+from rumdiff.solve import search_effort, solve
 
 COUNT, CHUNK, SEED = 60, 20, 3
 SPEC = DatasetSpec(count=COUNT, chunk_size=CHUNK, seed=SEED, feature_set="none")
@@ -46,7 +46,7 @@ CLI_PARAMS += ["--features", "none", "--quiet"]
 
 def _rows(frame: pd.DataFrame) -> pd.DataFrame:
     """Everything but the seconds, which vary from run to run."""
-    return frame.drop(columns="seconds")
+    return frame.drop(columns=[c for c in frame.columns if c.endswith("seconds")])
 
 
 def _leftovers(folder) -> list[str]:
@@ -64,7 +64,7 @@ def one_go(tmp_path_factory):
 def test_rows_hold_the_generated_puzzles_and_their_solutions(one_go):
     path, _, frame = one_go
     assert list(frame.columns) == dataset_columns(config.M, [])
-    assert set(BASE_COLUMNS) <= set(frame.columns)
+    assert "search_transitions" in frame.columns and "solver_transitions" not in frame.columns
     assert frame["id"].tolist() == list(range(COUNT))
     generated = generate(COUNT, seed=SEED)
     copies = decode_puzzles(frame["puzzle"], config.K, config.N)
@@ -74,15 +74,15 @@ def test_rows_hold_the_generated_puzzles_and_their_solutions(one_go):
     assert (frame["k"] == 4).all() and (frame["m"] == 2).all() and (frame["n"] == 100).all()
     assert (frame["mode"] == "mixed").all()
     for i in (0, 7, 33):
-        solution = solve(Puzzle(copies[i], m=2))
+        effort = search_effort(Puzzle(copies[i], m=2))
         row = frame.iloc[i]
         assert (row["score"], row["lower"], row["upper"]) == (
-            solution.score, solution.lower, solution.upper
+            effort.score, effort.lower, effort.upper
         )  # fmt: skip
-        assert (row["states"], row["transitions"], row["method"]) == (
-            solution.work.states, solution.work.transitions, solution.work.method
+        assert (row["search_states"], row["search_transitions"], row["method"]) == (
+            effort.states, effort.transitions, effort.method
         )  # fmt: skip
-    assert (frame["seconds"] > 0).all()
+    assert (frame["search_seconds"] > 0).all()
     assert (frame["lower"] <= frame["score"]).all() and (frame["score"] <= frame["upper"]).all()
     assert np.array_equal(frame["label"], compute_labels(frame))
     assert not work_dir(path).exists()
@@ -98,6 +98,7 @@ def test_metadata_records_how_the_dataset_was_made(one_go):
         "count": COUNT, "k": 4, "m": 2, "n": 100, "mode": "mixed", "seed": SEED,
         "percentages": None, "regime_weights": list(config.REGIME_WEIGHTS), "repeats": 1,
         "feature_set": "none", "chunk_size": CHUNK, "beam_width": config.BEAM_WIDTH,
+        "solvers": ["search"],
     }  # fmt: skip
     assert metadata["rumdiff_version"] == __version__
     commit = metadata["git_commit"]
@@ -105,11 +106,11 @@ def test_metadata_records_how_the_dataset_was_made(one_go):
     assert metadata["rows"] == COUNT == sum(metadata["class_counts"].values())
     assert metadata["class_counts"] == class_counts(frame["label"])
     assert metadata["label"] == {
-        "scheme": "work",
-        "thresholds": list(config.LABEL_THRESHOLDS["work"]),
+        "measure": "search",
+        "thresholds": list(config.LABEL_THRESHOLDS["search"]),
         "names": list(config.LABEL_NAMES),
     }
-    assert metadata["wall_seconds"] > 0 and metadata["solve_seconds"] > 0
+    assert metadata["wall_seconds"] > 0 and metadata["solve_seconds"]["search"] > 0
     assert metadata["duplicates_redrawn"] == 0
     assert metadata["file"] == "data.parquet" and metadata["file_format"] == "parquet"
     assert list(metadata["columns"]) == list(frame.columns)
@@ -203,7 +204,7 @@ def test_resume_after_an_interruption_gives_the_one_go_rows(one_go, tmp_path, jo
     again = build_dataset(path, SPEC, jobs=jobs, resume=True, thresholds=(1000, 2000))
     assert again["already_complete"] and again["label"]["thresholds"] == [1000, 2000]
     relabelled = read_dataset(path)
-    assert np.array_equal(relabelled["label"], compute_labels(frame, "work", (1000, 2000)))
+    assert np.array_equal(relabelled["label"], compute_labels(frame, "search", (1000, 2000)))
     pd.testing.assert_frame_equal(_rows(relabelled.drop(columns="label")),
                                   _rows(frame.drop(columns="label")))  # fmt: skip
 
@@ -285,24 +286,31 @@ def test_feature_columns(tmp_path):
     assert_fresh_features(read_dataset(path), metadata)
 
 
-def test_beam_width_changes_the_work_never_the_scores(one_go, tmp_path):
+def test_both_solvers_and_the_beam_width(one_go, tmp_path):
     _, _, frame = one_go
-    path = tmp_path / "plain.csv"
-    metadata = build_dataset(path, replace(SPEC, beam_width=0), jobs=1)
-    plain = read_dataset(path)
+    path = tmp_path / "both.csv"
+    spec = replace(SPEC, beam_width=0, solvers=("solver", "search"))
+    metadata = build_dataset(path, spec, label_by="solver", jobs=1)
+    both = read_dataset(path)
     assert metadata["parameters"]["beam_width"] == 0
-    assert metadata["label"]["thresholds"] == list(config.PLAIN_DP_WORK_THRESHOLDS)
-    for column in ("puzzle", "score", "lower", "upper", "method"):
-        assert plain[column].tolist() == frame[column].tolist()
-    dp = (frame["method"] == "dp").to_numpy()
-    assert dp.any() and (plain["transitions"][dp] > frame["transitions"][dp]).all()
-    copies = decode_puzzles(plain["puzzle"], config.K, config.N)
-    for i in np.flatnonzero(dp)[:5]:
+    assert metadata["parameters"]["solvers"] == ["search", "solver"]
+    assert metadata["label"]["measure"] == "solver"
+    assert list(both.columns) == dataset_columns(2, [], ("search", "solver"))
+    for column in ("puzzle", "score", "lower", "upper", "method", "search_transitions"):
+        assert both[column].tolist() == frame[column].tolist()
+    copies = decode_puzzles(both["puzzle"], config.K, config.N)
+    for i in np.flatnonzero((frame["method"] == "dp").to_numpy())[:5]:
         work = solve(Puzzle(copies[i], m=2), beam_width=0).work
-        assert (plain["states"][i], plain["transitions"][i]) == (work.states, work.transitions)
-    # A finished dataset is reused only when solved with the same beam width.
-    again = build_dataset(path, replace(SPEC, beam_width=0), jobs=1, resume=True)
-    assert again["already_complete"]
+        assert (both["solver_states"][i], both["solver_transitions"][i]) == (
+            work.states, work.transitions
+        )  # fmt: skip
+    # A finished dataset is reused only when solved with the same solvers and beam width.
+    assert build_dataset(path, spec, label_by="solver", jobs=1, resume=True)["already_complete"]
+    again = build_dataset(path, replace(spec, beam_width=3), label_by="solver", jobs=1, resume=True)
+    assert not again.get("already_complete")
+    # Labels need their solver's columns.
+    with pytest.raises(DatasetError, match="time labels need the solver among"):
+        build_dataset(tmp_path / "x.csv", replace(SPEC, solvers=("search",)), label_by="time")
 
     # An unfinished run resumes only with the same beam width.
     def stop(done, total):
@@ -315,17 +323,26 @@ def test_beam_width_changes_the_work_never_the_scores(one_go, tmp_path):
         build_dataset(unfinished, SPEC, jobs=1, resume=True)
 
 
-def test_datasets_from_before_the_beam_width_was_recorded_are_reused(one_go, tmp_path):
-    path, metadata, _ = one_go
-    copy = tmp_path / "old.parquet"
-    copy.write_bytes(path.read_bytes())
-    old = json.loads(json.dumps(metadata))
-    del old["parameters"]["beam_width"]
-    metadata_path(copy).write_text(json.dumps(old))
-    assert build_dataset(copy, SPEC, jobs=1, resume=True)["already_complete"]
-    assert not build_dataset(copy, replace(SPEC, beam_width=0), jobs=1, resume=True).get(
-        "already_complete"
-    )
+def test_format_1_datasets_read_as_today(one_go, tmp_path):
+    """A dataset of rumdiff 0.1: one set of effort columns, the beam width in its sidecar;
+    beam width 0 counted exactly the search effort."""
+    path, metadata, frame = one_go
+    for beam_width, solver in ((0, "search"), (64, "solver")):
+        old = frame.rename(columns={f"search_{c}": c for c in ("states", "transitions", "seconds")})
+        copy = tmp_path / f"old{beam_width}.csv"
+        old.to_csv(copy, index=False)
+        sidecar = {"format": 1, "parameters": {"beam_width": beam_width},
+                   "label": {"scheme": "work", "thresholds": [1, 2], "names": []}}  # fmt: skip
+        metadata_path(copy).write_text(json.dumps(sidecar))
+        read = read_dataset(copy)
+        assert read[f"{solver}_transitions"].tolist() == frame["search_transitions"].tolist()
+        upgraded = read_sidecar(copy)
+        assert upgraded["parameters"]["solvers"] == [solver]
+        assert upgraded["label"]["measure"] == solver
+        assert (
+            compute_labels(read, solver, (1, 2)).tolist()
+            == compute_labels(frame, "search", (1, 2)).tolist()
+        )
 
 
 def test_bad_arguments(tmp_path):
@@ -337,11 +354,12 @@ def test_bad_arguments(tmp_path):
         ({"beam_width": -1}, "beam_width must be"),
         ({"beam_width": True}, "beam_width must be"),
         ({"feature_set": "most"}, "unknown feature set"),
-        ({"label_by": "size"}, "unknown label scheme"),
-        ({"thresholds": (1, 2, 3)}, "needs 2 thresholds"),
+        ({"label_by": "size"}, "unknown label measure"),
+        ({"solvers": ("ilp",)}, "unknown solver"),
+        ({"thresholds": (1, 2, 3)}, "need 2 thresholds"),
         ({"mode": "fixed"}, "fixed mode needs percentages"),
     ]
-    spec_fields = {"count", "repeats", "chunk_size", "beam_width", "feature_set", "mode"}
+    spec_fields = {"count", "repeats", "chunk_size", "beam_width", "feature_set", "mode", "solvers"}
     for change, message in cases:
         with pytest.raises(ValueError, match=message):
             spec = {key: value for key, value in change.items() if key in spec_fields}
@@ -371,9 +389,10 @@ def test_cli_errors_are_one_line(capsys, tmp_path):
     _one_line_error(capsys, ["generate", out, "--count", "0"], "count must be")
     _one_line_error(capsys, ["generate", out, "--jobs", "0"], "jobs must be")
     _one_line_error(capsys, ["generate", out, "--mode", "fixed"], "fixed mode needs percentages")
-    _one_line_error(capsys, ["generate", out, "--thresholds", "3", "2"], "increase strictly")
-    _one_line_error(capsys, ["generate", out, "--label-by", "time", "--thresholds", "1"],
-                    "needs 3 thresholds")  # fmt: skip
+    _one_line_error(capsys, ["generate", out, "--thresholds", "3,2"], "increase strictly")
+    _one_line_error(capsys, ["generate", out, "--label-by", "time", "--thresholds", "1",
+                             "--solvers", "solver"],
+                    "need 3 thresholds")  # fmt: skip
     _one_line_error(capsys, ["generate", "--relabel", str(tmp_path / "no.csv")], "no such file")
     _one_line_error(capsys, ["generate", "--relabel", out, "--resume"], "cannot be combined")
     work_dir(out).mkdir()
@@ -388,7 +407,7 @@ def test_cli_generates_a_dataset_and_a_puzzle_file(one_go, capsys, tmp_path):
     out = tmp_path / "d.csv"
     assert main(["generate", str(out), *CLI_PARAMS[:-1], "--jobs", "1"]) == 0
     err = capsys.readouterr().err
-    assert f"wrote {COUNT} puzzles to {out}" in err and "labels by work: easy" in err
+    assert f"wrote {COUNT} puzzles to {out}" in err and "labels by search: easy" in err
     pd.testing.assert_frame_equal(_rows(read_dataset(out)), _rows(frame))
     command = read_metadata(metadata_path(out))["command"]
     assert command[:3] == ["rumdiff", "generate", str(out)]
@@ -403,14 +422,14 @@ def test_cli_generates_a_dataset_and_a_puzzle_file(one_go, capsys, tmp_path):
 
 
 def test_cli_help_lists_every_option_with_a_default(capsys):
-    with pytest.raises(SystemExit):
-        main(["generate", "--help"])
+    assert main(["generate", "--help"]) == 0
     text = capsys.readouterr().out
     for option in ("--count", "--mode", "--percentages", "--regime-weights", "--seed", "--jobs",
                    "--repeats", "--label-by", "--thresholds", "--resume", "--puzzles-only",
-                   "--relabel", "--features", "--chunk-size", "-k", "-m", "-n"):  # fmt: skip
+                   "--relabel", "--features", "--chunk-size", "--solvers", "--beam-width", "-k",
+                   "-m", "-n"):  # fmt: skip
         assert re.search(rf"\s{option}\b", text), option
-    assert text.count("(default:") >= 17
+    assert text.count("(default:") >= 19
 
 
 def test_progress_bar():

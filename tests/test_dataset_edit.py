@@ -26,7 +26,8 @@ SEED = 3
 def built(tmp_path_factory):
     """A dataset without feature columns, to be rewritten: (path, metadata, frame)."""
     path = tmp_path_factory.mktemp("built") / "data.parquet"
-    spec = DatasetSpec(count=60, chunk_size=20, seed=SEED, feature_set="none")
+    spec = DatasetSpec(count=60, chunk_size=20, seed=SEED, feature_set="none",
+                       solvers=("search", "solver"))  # fmt: skip
     metadata = build_dataset(path, spec, jobs=1)
     return path, metadata, read_dataset(path)
 
@@ -44,23 +45,32 @@ def test_relabel_without_solving(built, tmp_path, monkeypatch):
         raise AssertionError("relabelling must not solve")
 
     monkeypatch.setattr(rumdiff.solve, "solve", no_solving)
+    monkeypatch.setattr(rumdiff.solve, "search_effort", no_solving)
     out = tmp_path / "relabelled.csv"
     metadata = relabel_dataset(path, label_by="time", thresholds=(0.001, 0.01, 0.02), output=out)
     relabelled = read_dataset(out)
     expected = compute_labels(frame, "time", (0.001, 0.01, 0.02))
     assert np.array_equal(relabelled["label"], expected)
     pd.testing.assert_frame_equal(relabelled.drop(columns="label"), frame.drop(columns="label"))
-    assert metadata["label"]["scheme"] == "time"
+    assert metadata["label"]["measure"] == "time"
     assert metadata["label"]["thresholds"] == [0.001, 0.01, 0.02]
     assert metadata["class_counts"] == class_counts(expected)
-    assert metadata["relabelled"][0]["previous"]["scheme"] == "work"
+    assert metadata["relabelled"][0]["previous"]["measure"] == "search"
     assert metadata["seed"] == SEED  # the rest of the metadata is kept
-    # In place, through the command line, with work thresholds.
-    assert main(["generate", "--relabel", str(out), "--label-by", "work", "--thresholds", "1000",
-                 "2000", "--quiet"]) == 0  # fmt: skip
+    # In place, through the command line, by the fast solver's transitions.
+    code = main(["generate", "--relabel", str(out), "--label-by", "solver", "--thresholds",
+                 "1000,2000", "--quiet"])  # fmt: skip
+    assert code == 0
     again = read_dataset(out)
-    assert np.array_equal(again["label"], compute_labels(frame, "work", (1000, 2000)))
+    assert np.array_equal(again["label"], compute_labels(frame, "solver", (1000, 2000)))
     assert len(read_metadata(metadata_path(out))["relabelled"]) == 2
+
+
+def test_relabel_refuses_a_measure_the_dataset_does_not_hold(tmp_path):
+    path = tmp_path / "search.csv"
+    build_dataset(path, DatasetSpec(count=20, seed=1, feature_set="none"), jobs=1)
+    with pytest.raises(DatasetError, match="lacks: build it with the solver"):
+        relabel_dataset(path, label_by="time")
 
 
 def test_refeaturise_without_solving(built, tmp_path, monkeypatch):
@@ -68,6 +78,7 @@ def test_refeaturise_without_solving(built, tmp_path, monkeypatch):
 
     path, _, frame = built
     monkeypatch.setattr(rumdiff.solve, "solve", _no_solving)
+    monkeypatch.setattr(rumdiff.solve, "search_effort", _no_solving)
     out = tmp_path / "refeaturised.csv"
     metadata = refeaturise_dataset(path, feature_set="all", output=out)
     rebuilt = read_dataset(out)

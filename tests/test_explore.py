@@ -9,7 +9,7 @@ import pytest
 from rumdiff.cli import main
 from rumdiff.data.generator import generate
 from rumdiff.report.exploration import explore, grid_cells, write_explore
-from rumdiff.solve import solve
+from rumdiff.solve import search_effort, solve
 
 PNG = b"\x89PNG\r\n\x1a\n"
 TINY = {"step": 50, "zoom_step": 5, "zoom_max": 10, "samples": 3, "seed": 2}
@@ -42,11 +42,11 @@ def test_explore_means_match_the_solver(tiny):
     assert (tiny.loc[single, "puzzles"] == 1).all() and (tiny.loc[~single, "puzzles"] == 3).all()
     row = tiny[(tiny["grid"] == "zoom") & (tiny["p0"] == 5) & (tiny["p1"] == 5)].iloc[0]
     puzzles = generate(3, mode="fixed", percentages=(5, 5), seed=2).puzzles
-    solutions = [solve(p) for p in puzzles]
-    assert row["mean_transitions"] == np.mean([s.work.transitions for s in solutions])
-    assert row["mean_states"] == np.mean([s.work.states for s in solutions])
-    assert row["mean_score"] == np.mean([s.score for s in solutions])
-    assert row["dp_share"] == np.mean([s.work.method == "dp" for s in solutions])
+    efforts = [search_effort(p) for p in puzzles]
+    assert row["mean_transitions"] == np.mean([e.transitions for e in efforts])
+    assert row["mean_states"] == np.mean([e.states for e in efforts])
+    assert row["mean_score"] == np.mean([solve(p).score for p in puzzles])
+    assert row["dp_share"] == np.mean([e.method == "dp" for e in efforts])
     assert (tiny["mean_seconds"] > 0).all()
 
 

@@ -27,8 +27,8 @@ from rumdiff.features import (
 )
 from rumdiff.features._thesis import runs_rules, window_runs
 from rumdiff.puzzle import Puzzle, Puzzles, format_puzzles
-from rumdiff.solve import solve
-from rumdiff.solve._tiles import colour_runs
+from rumdiff.solve import search_effort, solve
+from rumdiff.solve._tiles import colour_runs, remove_isolated, segments
 from rumdiff.solve.groups import clearable, group_value, max_groups
 from rumdiff.solve.runstates import run_states
 
@@ -511,12 +511,82 @@ def slow_extended(copies, m):
     }
 
 
+#: Extended features with tests of their own below (a search and a count of products).
+SEARCHED = ("unpruned_transitions", "bound_met", "bound_refuted", "bound_open", "bound_nodes")
+
+
 @pytest.mark.parametrize(("k", "m", "n"), [s for s in SHAPES if s[2] <= 40])
 def test_extended_features_match_slow_twin(k, m, n):
     stack = random_stack(k * 1000 + m * 100 + n, 12, k, m, n)
-    frame = compute_features(stack, m=m, feature_set="extended")
+    frame = compute_features(stack, m=m, feature_set="extended").drop(columns=list(SEARCHED))
     for p in range(len(stack)):
         assert frame.iloc[p].to_dict() == slow_extended(stack[p], m), p
+
+
+def slow_unpruned(copies, m):
+    """Transitions of an unpruned first pass, joint state by joint state, over the
+    segments that need the DP (found by the search's own bounds)."""
+    from itertools import product
+
+    tables = run_states(m)
+    effort = search_effort(Puzzle(copies, m=m))
+    if effort.method == "bounds":
+        return 0
+    x = copies.astype(np.int64).copy()
+    remove_isolated(x, 3)
+    bounds = np.empty((len(x), 2), np.int64)
+    total = 0
+    for lo, hi in bounds[: segments(x, bounds)].tolist():
+        if search_effort(Puzzle(np.where(_rows(len(x), lo, hi), x, 0), m=m)).method == "bounds":
+            continue
+        k = x.shape[1]
+        reach = [{0} for _ in range(k)]
+        for i in range(lo, hi + 1):
+            row = x[i] if i < hi else np.zeros(k, np.int64)
+            for c in range(k):
+                # Every combination: colours before c after this value, the rest before.
+                for joint in product(*reach):
+                    total += len(moves(joint[c], row[c], tables))
+                reach[c] = {
+                    int(tables.next_state[e]) for s in reach[c] for e in moves(s, row[c], tables)
+                }
+    return total
+
+
+def _rows(n, lo, hi):
+    keep = np.zeros((n, 1), dtype=bool)
+    keep[lo:hi] = True
+    return keep
+
+
+@pytest.mark.parametrize(
+    ("k", "m", "n"), [(4, 2, 13), (3, 3, 12), (5, 1, 15), (6, 1, 10), (2, 2, 20)]
+)
+def test_unpruned_transitions_match_enumeration(k, m, n):
+    stack = random_stack(k * 31 + m * 7 + n, 10, k, m, n)
+    frame = compute_features(stack, m=m, feature_set="extended")
+    for p in range(len(stack)):
+        assert frame["unpruned_transitions"].iloc[p] == slow_unpruned(stack[p], m), p
+
+
+@pytest.mark.parametrize(("k", "m", "n"), [(4, 2, 100), (4, 2, 30), (4, 3, 30), (5, 2, 30)])
+def test_bound_features_agree_with_the_optimum(k, m, n):
+    """The depth-first search decides whether the optimum meets the upper bound: when it
+    says met or refuted, the exact solver agrees; and every DP segment is counted once."""
+    stack = random_stack(k * 100 + m + n, 30, k, m, n)
+    frame = compute_features(stack, m=m, feature_set="extended")
+    decided = 0
+    for p, copies in enumerate(stack):
+        got = frame.iloc[p]
+        assert got.bound_met + got.bound_refuted + got.bound_open == got.dp_segments
+        score = solve(Puzzle(copies, m=m)).score
+        if got.dp_segments and got.bound_met == got.dp_segments:
+            assert score == got.solver_upper  # every segment meets its bound
+        if got.bound_refuted:
+            assert score < got.solver_upper
+        decided += got.bound_open == 0
+        assert got.bound_nodes <= got.dp_segments * config.FEATURE_BOUND_NODES + got.dp_segments
+    assert decided > 0.8 * len(stack)
 
 
 def test_extended_features_match_the_solver():

@@ -66,8 +66,8 @@ def test_sidecar_records_what_prediction_needs(trained):
     assert metadata["feature_set"] == "all"
     assert metadata["feature_names"] == feature_names("all", k=4, m=2)
     assert metadata["features_sha256"] == features_fingerprint("all", k=4, m=2, n=20)
-    assert metadata["label_by"] == "work" and metadata["thresholds"] == [15_000, 40_000]
-    assert metadata["beam_width"] == config.BEAM_WIDTH
+    assert metadata["label_by"] == "search" and metadata["thresholds"] == [44_000, 280_000]
+    assert metadata["effort"] == "search_transitions" and "beam_width" not in metadata
     assert (metadata["k"], metadata["m"], metadata["n"]) == (4, 2, 20)
     assert metadata["training_data"]["sha256"] == file_sha256(dataset)
     assert metadata["training_data"]["rows"] == 300
@@ -127,7 +127,8 @@ def test_refuses_foreign_sidecars(copy, sidecar, message):
 @pytest.mark.parametrize(
     "changes, message",
     [
-        ({"format_version": 99}, "model format 99, but this rumdiff reads format 1"),
+        ({"format_version": 99}, "model format 99, but this rumdiff reads format 2"),
+        ({"format_version": 1}, "model format 1, but this rumdiff reads format 2; train"),
         ({"rumdiff_version": "9.9.0"}, "saved with rumdiff 9.9.0, incompatible"),
         ({"sklearn_version": "0.24.2"}, "saved with scikit-learn 0.24.2, incompatible"),
         ({"sklearn_version": None}, "saved with scikit-learn None, incompatible"),
@@ -153,6 +154,10 @@ def test_refuses_a_pickle_that_is_not_a_rumdiff_pipeline(copy):
     from rumdiff.learn.model import file_sha256
 
     joblib.dump({"not": "a model"}, copy)
+    _edit_sidecar(copy, model_sha256=file_sha256(copy))
+    with pytest.raises(ModelError, match="not a rumdiff model \\(no classifier and regressor"):
+        load_model(copy)
+    joblib.dump({"classifier": "no", "regressor": "no"}, copy)
     _edit_sidecar(copy, model_sha256=file_sha256(copy))
     with pytest.raises(ModelError, match="not a rumdiff model \\(no features -> forest"):
         load_model(copy)

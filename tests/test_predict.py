@@ -31,7 +31,8 @@ def puzzle_file(tmp_path_factory):
 
 
 def _columns():
-    return ["puzzle", "label", "difficulty"] + [f"p_{name}" for name in config.LABEL_NAMES]
+    probabilities = [f"p_{name}" for name in config.LABEL_NAMES]
+    return ["puzzle", "label", "difficulty", *probabilities, "effort", "effort_low", "effort_high"]
 
 
 def test_predict_rows_and_probabilities(model, puzzle_file):
@@ -48,6 +49,11 @@ def test_predict_rows_and_probabilities(model, puzzle_file):
     names = np.array(config.LABEL_NAMES, dtype=object)
     np.testing.assert_array_equal(frame["difficulty"], names[frame["label"] - 1])
     np.testing.assert_allclose(proba, model.predict_proba(puzzles))
+    # The predicted effort: the forest's mean in log space, inside its trees' spread.
+    effort = frame[["effort_low", "effort", "effort_high"]].to_numpy()
+    assert (effort >= 0).all() and (effort[:, 0] <= effort[:, 2]).all()
+    logs = model.regressor.predict(model.features(puzzles))
+    np.testing.assert_allclose(effort[:, 1], 10**logs - 1)
 
 
 def test_predict_no_puzzles(model):

@@ -18,6 +18,7 @@ REPORT_FILES = (
     "feature_importance.png", "label_distribution.csv", "label_distribution.png",
     "cv_folds.csv", "grid_search.csv", "report.md", "model.joblib", "model.joblib.json",
     "errors_by_effort.csv", "errors_by_effort.png", "errors_by_bound.csv",
+    "regression_folds.csv", "effort_scatter.png",
 )  # fmt: skip
 
 
@@ -55,8 +56,12 @@ def test_training_data_refuses_bad_input(dataset):
     mixed.loc[0, "n"] = 21
     with pytest.raises(ValueError, match="differ in n"):
         training_data(mixed, metadata)
-    with pytest.raises(ValueError, match="same work label"):
+    with pytest.raises(ValueError, match="same search label"):
         training_data(frame[frame["label"] == 1], metadata)
+    garbage = frame.copy()
+    garbage.loc[len(frame) - 1, "tiles"] = np.nan  # the last row: every row is checked
+    with pytest.raises(ValueError, match=f"'tiles' of row {len(frame) - 1} is nan"):
+        training_data(garbage, metadata)
 
 
 def test_stale_feature_columns_are_refused(dataset):
@@ -100,6 +105,10 @@ def test_train_is_reproducible_and_searches_a_stratified_subsample(dataset):
     assert len(one.search) == 2 and list(one.search["rank"]) == sorted(one.search["rank"])
     assert np.allclose(one.proba.sum(axis=1), 1)
     assert set(one.timings) >= {"search", "cross_validation", "final_fit", "importance"}
+    np.testing.assert_allclose(one.regression.z_pred, two.regression.z_pred, rtol=0, atol=1e-12)
+    scores = one.regression_metrics
+    assert scores["spearman"] > 0.8 and 0 < scores["rmse"] < 1 and scores["r2"] > 0.5
+    assert len(one.regression.fold_scores) == 3
     assert list(one.importance.columns) == [
         "feature", "impurity", "impurity_std", "permutation", "permutation_std",
     ]  # fmt: skip
@@ -115,6 +124,7 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
     assert sorted(p.name for p in out.iterdir()) == sorted(REPORT_FILES)
     printed = capsys.readouterr().out
     assert "3-fold CV: accuracy" in printed and "model:" in printed
+    assert "difficulty score: Spearman" in printed and "regressor, 3-fold" in printed
 
     report = json.loads((out / "classification_report.json").read_text())
     assert 0 <= report["accuracy"] <= 1
@@ -131,12 +141,17 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
     assert labels["rows"].sum() == 300 and list(labels["class"]) == list(config.LABEL_NAMES)
     assert len(pd.read_csv(out / "cv_folds.csv")) == 3
     text = (out / "report.md").read_text(encoding="utf-8")
-    for png in ("confusion_matrix.png", "feature_importance.png", "label_distribution.png"):
+    for png in ("confusion_matrix.png", "feature_importance.png", "label_distribution.png",
+                "effort_scatter.png"):  # fmt: skip
         assert f"]({png})" in text
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "tiny.parquet" in text and "thesis" in text
+    assert "easy means settled by bounds" in text and "Without the easy class" in text
+    assert "Out-of-fold predictions" in text and "Spearman's rho" in text
+    assert len(pd.read_csv(out / "regression_folds.csv")) == 3
     sidecar = json.loads((out / "model.joblib.json").read_text())
     assert sidecar["cv"]["folds"] == 3 and sidecar["cv"]["accuracy"] == report["accuracy"]
+    assert set(sidecar["cv"]["effort"]) == {"spearman", "spearman_dp", "rmse", "rmse_dp", "r2"}
     from rumdiff.learn.model import file_sha256
 
     assert sidecar["training_data"]["sha256"] == file_sha256(dataset)
@@ -190,7 +205,6 @@ def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid, monkey
     [
         (["--folds", "1"], "--folds must be at least 2"),
         (["--folds", "200"], "rows, fewer than the 200 folds"),
-        (["--thresholds", "a,b"], "--thresholds: expected numbers"),
         (["--thresholds", "5,1"], "increase strictly"),
     ],
 )
@@ -200,6 +214,16 @@ def test_cli_train_bad_options(dataset, tmp_path, tiny_grid, capsys, args, messa
     error = capsys.readouterr().err
     assert message in error and error.count("\n") == 1 and "Traceback" not in error
     assert not out.exists()
+
+
+def test_cli_train_usage_errors_are_one_line(dataset, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", str(dataset), "-o", str(out), "--thresholds", "a,b"]) == 2
+    error = capsys.readouterr().err
+    assert error == (
+        "rumdiff train: error: argument --thresholds: expected numbers separated by commas, "
+        "got 'a,b' (see rumdiff train --help)\n"
+    )
 
 
 def test_cli_train_bad_dataset(tmp_path, capsys, dataset):
@@ -257,8 +281,8 @@ def test_errors_by_effort_cover_every_row(dataset):
 def test_cli_train_by_time_with_absent_classes(dataset, tmp_path, tiny_grid):
     frame, _ = read(dataset)
     # Thresholds that leave 'hard' empty: the model knows three classes, predicts four.
-    low, high = (float(q) for q in np.quantile(frame["seconds"], [0.3, 0.6]))
-    top = float(frame["seconds"].max() * 10)
+    low, high = (float(q) for q in np.quantile(frame["solver_seconds"], [0.3, 0.6]))
+    top = float(frame["solver_seconds"].max() * 10)
     out = tmp_path / "run"
     args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
     assert main([*args, "--label-by", "time", "--thresholds", f"{low!r},{high!r},{top!r}"]) == 0
@@ -281,20 +305,17 @@ def _puzzles_like(frame):
     return Puzzles(decode_puzzles(frame["puzzle"].iloc[:20].tolist(), 4, 20, m=2), m=2)
 
 
-def test_plain_dp_labels_are_named_in_the_report_and_the_model(tmp_path, tiny_grid):
-    from rumdiff.data import DatasetSpec, build_dataset
-
-    path = tmp_path / "plain.parquet"
-    spec = DatasetSpec(count=300, n=20, seed=3, beam_width=0)
-    build_dataset(path, spec, jobs=1, thresholds=(1, 2))
-    frame, _ = read(path)
-    dp = frame.loc[frame["method"] == "dp", "transitions"]
+def test_solver_labels_are_named_in_the_report_and_the_model(dataset, tmp_path, tiny_grid):
+    frame, _ = read(dataset)
+    dp = frame.loc[frame["method"] == "dp", "solver_transitions"]
     low, high = (int(q) for q in dp.quantile([1 / 3, 2 / 3]))
     out = tmp_path / "run"
-    args = ["train", str(path), "-o", str(out), "--folds", "3", "--jobs", "1"]
-    assert main([*args, "--thresholds", f"{low},{high}"]) == 0
+    args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
+    assert main([*args, "--label-by", "solver", "--thresholds", f"{low},{high}"]) == 0
     text = (out / "report.md").read_text(encoding="utf-8")
-    assert "300 puzzles G(4, 2, 20), plain-DP work labels" in text
-    assert "solver beam width 0" in text
+    assert "300 puzzles G(4, 2, 20), solver labels" in text
+    assert "transitions of rumdiff's fast solver" in text
     sidecar = json.loads((out / "model.joblib.json").read_text())
-    assert sidecar["beam_width"] == 0 and sidecar["thresholds"] == [low, high]
+    assert sidecar["label_by"] == "solver" and sidecar["thresholds"] == [low, high]
+    assert sidecar["beam_width"] == config.BEAM_WIDTH
+    assert sidecar["effort"] == "solver_transitions"

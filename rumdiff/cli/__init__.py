@@ -17,23 +17,32 @@ from rumdiff import __version__
 #: Command modules, in the order ``rumdiff --help`` lists them.
 COMMANDS = ("generate", "solve", "features", "train", "predict", "explore")
 
-#: Exit code for bad input or a failed job (argparse uses 2 for bad options).
+#: Exit code for bad input or a failed job.
 EXIT_ERROR = 1
+#: Exit code for a command line argparse cannot parse.
+EXIT_USAGE = 2
 
 
 class UserError(Exception):
     """An error to report in one line, without a traceback."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but a usage error is one line on stderr (and exit code 2)."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every available command registered."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="rumdiff",
         description="How hard is a Rummikub puzzle? Generate, solve, featurise, train, predict.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"rumdiff {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         try:
             module = importlib.import_module(f"rumdiff.cli.{name}")
@@ -48,7 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error already reported
+        return stop.code if isinstance(stop.code, int) else EXIT_ERROR
     if args.command is None:
         parser.print_help()
         return 0

@@ -13,10 +13,10 @@ DESCRIPTION = """\
 Solve SAMPLES random puzzles per cell of a grid of p0 (percent of cells with 0 copies)
 and p1 (percent with 1 copy), the rest 2 copies, and write into OUTDIR: explore.csv
 (one row of means per cell), explore_full.png (thesis Figure 11, p0 and p1 in 0-100%)
-and explore_zoom.png (Figure 12, zoomed on 0-10%), each a heatmap of mean solve time
-and one of mean work (DP transitions, the same on every machine). The defaults run in
-about a minute on 2 cores; a finer --step or more --samples (the thesis used 100)
-take proportionally longer.
+and explore_zoom.png (Figure 12, zoomed on 0-10%), each a heatmap of the reference
+search's mean solve time and one of its mean search effort (transitions, the same on
+every machine). The defaults run in about a minute on 2 cores; a finer --step or more
+--samples (the thesis used 100) take proportionally longer.
 """
 
 

@@ -7,7 +7,7 @@ import sys
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import generation_options
+from rumdiff.cli.options import generation_options, name_list, number_list
 
 DESCRIPTION = """\
 Generate COUNT distinct random puzzles G(k, m, n), solve them exactly, compute their
@@ -18,12 +18,15 @@ kept in OUT.partial while the run goes on: after Ctrl-C or kill, the same comman
 --resume goes on where it stopped. The same seed gives the same puzzles and the same
 work labels whatever --jobs is.
 
-Labels: --label-by work (the default) is the same on every machine: easy puzzles need
-no dynamic programming, the others are split by the solver's transitions (thresholds
-t1 t2: moderate < t1 <= medium < t2 <= hard). --label-by time uses solve seconds
-(thresholds t0 t1 t2, the thesis's 0.0001 0.1 1), which vary with the machine and
-its load. --relabel DATASET recomputes the labels of an existing dataset with other
-thresholds, without solving again.
+Labels: --label-by search (the default) cuts the search effort, the transitions of the
+reference exact search (docs/search-effort.md), which belongs to the puzzle: the same on
+every machine and for every version of rumdiff's fast solver. Easy puzzles are settled
+by bounds (no transition); the others are split by thresholds t1,t2: moderate < t1 <=
+medium < t2 <= hard. --label-by solver cuts the transitions of the fast solver instead,
+--label-by time its seconds (thresholds t0,t1,t2, the thesis's 0.0001,0.1,1), which vary
+with the machine and its load. Each needs its solver among --solvers (by default the
+one it needs runs). --relabel DATASET recomputes the labels of an existing dataset with
+other thresholds or another measure its columns hold, without solving again.
 """
 
 
@@ -61,40 +64,41 @@ def _mode_options(parser) -> None:
         f"simplex: copy probabilities uniform on the simplex (default: {config.GENERATE_MODE})",
     )  # fmt: skip
     parser.add_argument(
-        "--percentages", type=float, nargs="+", default=None, metavar="P",
-        help="fixed mode: percentages of cells with 0, 1, .., m-1 copies (m numbers); the "
-        "rest get m copies (default: none; required by fixed mode)",
+        "--percentages", type=number_list, default=None, metavar="P0[,P1,..]",
+        help="fixed mode: percentages of cells with 0, 1, .., m-1 copies (m numbers, "
+        "separated by commas); the rest get m copies (default: none; fixed mode needs them)",
     )  # fmt: skip
     parser.add_argument(
-        "--regime-weights", type=float, nargs=3, default=config.REGIME_WEIGHTS,
-        metavar=("W1", "W2", "W3"),
-        help="mixed mode: relative frequencies of regimes 1, 2, 3 (default: "
-        f"{' '.join(map(str, config.REGIME_WEIGHTS))}, the thesis's 10k / 90k / 300k)",
+        "--regime-weights", type=number_list, default=config.REGIME_WEIGHTS,
+        metavar="W1,W2,W3",
+        help="mixed mode: relative frequencies of regimes 1, 2, 3, separated by commas "
+        f"(default: {','.join(map(str, config.REGIME_WEIGHTS))}, the thesis's 10k / 90k / 300k)",
     )  # fmt: skip
 
 
 def _label_options(parser) -> None:
-    """How puzzles are labelled: --label-by, --thresholds, --beam-width, --relabel."""
+    """How puzzles are labelled: --label-by, --thresholds, --solvers, --beam-width, --relabel."""
     parser.add_argument(
-        "--label-by", choices=tuple(config.LABEL_SCHEMES), default=config.LABEL_BY,
-        help=f"label scheme (default: {config.LABEL_BY})",
+        "--label-by", choices=tuple(config.LABEL_MEASURES), default=config.LABEL_BY,
+        help=f"label measure (default: {config.LABEL_BY})",
     )  # fmt: skip
-    defaults = (
-        "; ".join(
-            f"{scheme}: {' '.join(map(str, values))}"
-            for scheme, values in config.LABEL_THRESHOLDS.items()
-        )
-        + f"; work with --beam-width 0: {' '.join(map(str, config.PLAIN_DP_WORK_THRESHOLDS))}"
+    defaults = "; ".join(
+        f"{measure}: {','.join(map(str, values))}"
+        for measure, values in config.LABEL_THRESHOLDS.items()
     )
     parser.add_argument(
-        "--thresholds", type=float, nargs="+", default=None, metavar="T",
-        help=f"label thresholds, increasing (default: {defaults})",
+        "--thresholds", type=number_list, default=None, metavar="T1,T2[,T3]",
+        help=f"label thresholds, increasing, separated by commas (default: {defaults})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--solvers", type=name_list, default=None, metavar="S[,S]",
+        help="which solvers solve every puzzle, their effort columns: search (the reference "
+        "search), solver (the fast solver), or both (default: the one --label-by needs)",
     )  # fmt: skip
     parser.add_argument(
         "--beam-width", type=int, default=config.BEAM_WIDTH,
-        help="the solver's beam width: never changes a score, but decides the work and so "
-        "the work labels; 0 labels by the work of the plain exact DP, which follows the "
-        f"size of the puzzle's search space (default: {config.BEAM_WIDTH}, rumdiff's solver)",
+        help="the fast solver's beam width: never changes a score, only the fast solver's "
+        f"work (default: {config.BEAM_WIDTH})",
     )  # fmt: skip
     parser.add_argument(
         "--relabel", default=None, metavar="DATASET",
@@ -149,7 +153,7 @@ def _summary(metadata: dict) -> str:
     counts = metadata["class_counts"]
     total = max(1, sum(counts.values()))
     shares = ", ".join(f"{name} {100 * c / total:.1f}%" for name, c in counts.items())
-    return f"labels by {metadata['label']['scheme']}: {shares}"
+    return f"labels by {metadata['label']['measure']}: {shares}"
 
 
 def _relabel(args) -> int:
@@ -218,7 +222,7 @@ def run(args) -> int:
             count=args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
             percentages=args.percentages, regime_weights=args.regime_weights,
             repeats=args.repeats, feature_set=args.features, chunk_size=args.chunk_size,
-            beam_width=args.beam_width,
+            beam_width=args.beam_width, solvers=args.solvers,
         )  # fmt: skip
         metadata = build_dataset(
             args.out, spec, label_by=args.label_by, thresholds=args.thresholds, jobs=args.jobs,

@@ -8,7 +8,29 @@ import sys
 from rumdiff import config
 from rumdiff.cli import UserError
 
-__all__ = ["generation_options", "puzzle_options", "read_puzzle_file", "write_output"]
+__all__ = [
+    "generation_options",
+    "name_list",
+    "number_list",
+    "puzzle_options",
+    "read_puzzle_file",
+    "write_output",
+]
+
+
+def number_list(text: str) -> list[float]:
+    """An option's list of numbers, separated by commas (``2500000,5700000``)."""
+    try:
+        return [float(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected numbers separated by commas, got {text!r}"
+        ) from None
+
+
+def name_list(text: str) -> tuple[str, ...]:
+    """An option's list of names, separated by commas (``search,solver``)."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def puzzle_options(parser: argparse.ArgumentParser) -> None:

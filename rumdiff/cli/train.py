@@ -10,17 +10,20 @@ from pathlib import Path
 
 from rumdiff import config
 from rumdiff.cli import UserError
+from rumdiff.cli.options import number_list
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "train",
-        help="train the difficulty classifier on a dataset; write reports and the model",
-        description="Train a random forest on a labelled dataset (rumdiff generate): grid "
-        "search, stratified cross-validation on every row, final fit. Writes the "
-        "classification report, confusion matrix, feature importance, label distribution "
-        "and report.md into OUTDIR, and the model (a joblib pickle with a JSON sidecar). "
-        "The default grid is searched on a stratified subsample; see rumdiff.learn.training.",
+        help="train the difficulty classifier and score on a dataset; write reports and model",
+        description="Train a random forest classifier of the four difficulty classes and "
+        "a random forest regressor of log10 effort (the difficulty score) on a labelled "
+        "dataset (rumdiff generate): grid search, stratified cross-validation on every "
+        "row, final fits. Writes the classification report, confusion matrix, the score's "
+        "predicted-against-true plot, feature importance, label distribution and "
+        "report.md into OUTDIR, and the model (a joblib pickle with a JSON sidecar). The "
+        "default grid is searched on a stratified subsample; see rumdiff.learn.training.",
     )
     parser.add_argument("dataset", help="dataset file (.parquet or .csv) with its .json sidecar")
     parser.add_argument("-o", "--outdir", required=True, help="folder for the reports")
@@ -29,12 +32,14 @@ def register(subparsers) -> None:
         help="feature set to train on",
     )  # fmt: skip
     parser.add_argument(
-        "--label-by", choices=tuple(config.LABEL_SCHEMES), default=config.TRAIN_LABEL_BY,
-        help="label scheme: solver work (same on every machine) or solve seconds (thesis)",
+        "--label-by", choices=tuple(config.LABEL_MEASURES), default=None,
+        help="label measure: search (the reference search's transitions), solver (the fast "
+        "solver's) or time (its seconds) (default: the dataset's own)",
     )  # fmt: skip
     parser.add_argument(
-        "--thresholds", default=None, metavar="T1,T2[,T3]",
-        help="the scheme's thresholds (default: those recorded in the dataset)",
+        "--thresholds", type=number_list, default=None, metavar="T1,T2[,T3]",
+        help="the measure's thresholds, separated by commas (default: those recorded in "
+        "the dataset)",
     )  # fmt: skip
     parser.add_argument(
         "--grid", choices=tuple(config.TRAIN_GRIDS), default=config.TRAIN_GRID,
@@ -66,26 +71,13 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _thresholds(text: str | None):
-    if text is None:
-        return None
-    try:
-        return [float(part) for part in text.split(",")]
-    except ValueError:
-        raise UserError(
-            f"--thresholds: expected numbers separated by commas, got {text!r}"
-        ) from None
-
-
 def _read(path: str):
-    from rumdiff.data import DatasetError, metadata_path, read_dataset, read_metadata
+    from rumdiff.data import DatasetError, read_dataset, read_sidecar
 
     if not Path(path).is_file():
         raise UserError(f"{path}: dataset file not found")
     try:
-        frame = read_dataset(path)
-        sidecar = metadata_path(path)
-        return frame, read_metadata(sidecar) if sidecar.exists() else {}
+        return read_dataset(path), read_sidecar(path)
     except (OSError, DatasetError) as error:
         raise UserError(str(error)) from None
 
@@ -101,7 +93,7 @@ def run(args) -> int:
     if args.search_rows is not None and args.search_rows < 0:
         raise UserError(f"--search-rows must be 0 or more, got {args.search_rows}")
     search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
-    thresholds = _thresholds(args.thresholds)
+    thresholds = args.thresholds
     frame, metadata = _read(args.dataset)
     common = {"label_by": args.label_by, "thresholds": thresholds}
     try:
@@ -116,7 +108,7 @@ def run(args) -> int:
         )
         result = training.train(
             data, grid=args.grid, folds=args.folds, jobs=args.jobs, seed=args.seed,
-            search_rows=search_rows,
+            search_rows=search_rows, progress=lambda step: print(f"  {step}", flush=True),
         )  # fmt: skip
         comparison = None
         if args.compare:
@@ -141,9 +133,15 @@ def run(args) -> int:
     except OSError as error:
         raise UserError(f"cannot write {error.filename or outdir}: {error.strerror}") from None
     cv = saved.metadata["cv"]
+    effort = cv["effort"]
     print(
         f"{args.folds}-fold CV: accuracy {cv['accuracy']:.4f}, macro-F1 {cv['macro_f1']:.4f} "
         f"(best {result.best_params}, {result.timings['total']:.0f} s)"
+    )
+    print(
+        f"difficulty score: Spearman {effort['spearman']:.4f} (needing a search "
+        f"{effort['spearman_dp']:.4f}), RMSE {effort['rmse']:.4f} log10 units, "
+        f"R^2 {effort['r2']:.4f}"
     )
     if comparison is not None:
         for row in comparison[0].itertuples(False):

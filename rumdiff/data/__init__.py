@@ -3,7 +3,7 @@
 - ``generator``: seeded random puzzles G(k, m, n), all distinct (:func:`generate`);
 - ``distinct``: compact puzzle keys, and redrawing duplicates in index order;
 - ``batch``: a stack of puzzles solved into a dataset's solver columns;
-- ``labels``: difficulty classes from the solver's work or time;
+- ``labels``: difficulty classes from a measure of effort (search, solver or time);
 - ``schema``: a dataset's columns and the label entry of its sidecar;
 - ``io``: dataset files (Parquet or CSV) with a JSON sidecar, written atomically;
 - ``dataset``: :func:`build_dataset`, resumable, in parallel;
@@ -18,14 +18,14 @@ from rumdiff.data.io import (
     metadata_path,
     read_dataset,
     read_metadata,
+    read_sidecar,
     work_dir,
     write_dataset,
 )
 from rumdiff.data.labels import check_thresholds, class_counts, compute_labels
-from rumdiff.data.schema import BASE_COLUMNS, dataset_columns, feature_columns
+from rumdiff.data.schema import dataset_columns, feature_columns
 
 __all__ = [
-    "BASE_COLUMNS",
     "DatasetError",
     "DatasetSpec",
     "GeneratedPuzzles",
@@ -39,6 +39,7 @@ __all__ = [
     "metadata_path",
     "read_dataset",
     "read_metadata",
+    "read_sidecar",
     "refeaturise_dataset",
     "relabel_dataset",
     "work_dir",

@@ -1,8 +1,11 @@
 """Solve a stack of puzzles into the solver columns of their dataset rows.
 
 Used by :mod:`rumdiff.data.dataset` and :mod:`rumdiff.report.exploration`, in worker
-processes: each process warms the numba kernels once per puzzle shape, untimed, so that
-``seconds`` measures solving only.
+processes. Each puzzle is solved by the chosen solvers (``config.DATASET_SOLVERS``): the
+reference search (:func:`rumdiff.solve.search_effort`), whose transitions are the search
+effort, and rumdiff's fast solver (:func:`rumdiff.solve.solve`). Both are exact; when
+both run, their scores must agree. Each process warms the numba kernels once per puzzle
+shape, untimed, so that seconds measure solving only.
 """
 
 from __future__ import annotations
@@ -11,53 +14,85 @@ import numpy as np
 
 from rumdiff import config
 
-__all__ = ["SOLVER_COLUMNS", "solve_batch"]
+__all__ = ["SHARED_COLUMNS", "solve_batch", "solver_columns"]
 
-#: The solver's columns in a dataset, in order.
-SOLVER_COLUMNS = ("score", "lower", "upper", "states", "transitions", "method", "seconds")
-_warm: set = set()  # shapes solved once in this process, so timings exclude the JIT
+#: Columns every solver gives: score, the bounds it starts from, "bounds" or "dp". When
+#: both solvers run, they come from the reference search.
+SHARED_COLUMNS = ("score", "lower", "upper", "method")
+#: Columns of each solver's effort.
+EFFORT_COLUMNS = {
+    solver: (f"{solver}_states", f"{solver}_transitions", f"{solver}_seconds")
+    for solver in config.DATASET_SOLVERS
+}
+_warm: set = set()  # (shape, m, solver) solved once in this process
+
+
+def solver_columns(solvers) -> list[str]:
+    """The solver columns of a dataset whose puzzles the given solvers solved, in order."""
+    columns = list(SHARED_COLUMNS)
+    for solver in config.DATASET_SOLVERS:
+        if solver in solvers:
+            columns += EFFORT_COLUMNS[solver]
+    return columns
 
 
 def solve_batch(
-    copies, *, m: int, repeats: int = 1, beam_width: int = config.BEAM_WIDTH
+    copies,
+    *,
+    m: int,
+    solvers=("search",),
+    repeats: int = 1,
+    beam_width: int = config.BEAM_WIDTH,
 ) -> dict[str, np.ndarray]:
     """Solve stacked puzzles ``(puzzles, n, k)``; the solver columns of their rows.
 
-    ``beam_width`` is the solver's (:func:`rumdiff.solve.solve`): it changes the work
-    columns, never the scores. Each process solves its first puzzle of each shape once
-    untimed, so that ``seconds`` never includes loading the numba kernels. ``seconds``
-    is the fastest of ``repeats`` solves; the work must be the same in every repeat.
+    ``beam_width`` is the fast solver's: it changes its work, never a score. Seconds are
+    the fastest of ``repeats`` solves; the work must be the same in every repeat.
 
     Returns
     -------
     dict
-        ``score``, ``lower``, ``upper``, ``states``, ``transitions`` (int64),
-        ``method`` (object) and ``seconds`` (float64) arrays.
+        The arrays of :func:`solver_columns`: int64, except ``method`` (object) and the
+        seconds (float64).
     """
     from rumdiff.puzzle import Puzzle
-    from rumdiff.solve import solve
+    from rumdiff.solve import search_effort, solve
 
     copies = np.asarray(copies)
     count = len(copies)
-    out = {name: np.zeros(count, dtype=np.int64) for name in SOLVER_COLUMNS}
+    names = solver_columns(solvers)
+    out = {name: np.zeros(count, dtype=np.int64) for name in names}
     out["method"] = np.empty(count, dtype=object)
-    out["seconds"] = np.zeros(count, dtype=np.float64)
-    if count and (copies.shape[1:], m) not in _warm:
-        solve(Puzzle(copies[0], m=m))
-        _warm.add((copies.shape[1:], m))
+    run = {
+        "search": search_effort,
+        "solver": lambda puzzle: solve(puzzle, beam_width=beam_width),
+    }
+    for solver in solvers:
+        out[f"{solver}_seconds"] = np.zeros(count, dtype=np.float64)
+        if count and (copies.shape[1:], m, solver) not in _warm:
+            run[solver](Puzzle(copies[0], m=m))
+            _warm.add((copies.shape[1:], m, solver))
     for i in range(count):
         puzzle = Puzzle(copies[i], m=m)
-        first = solve(puzzle, beam_width=beam_width)
-        work, seconds = first.work, first.work.seconds
-        for _ in range(repeats - 1):
-            again = solve(puzzle, beam_width=beam_width)
-            if (again.score, again.work.transitions) != (first.score, work.transitions):
-                raise RuntimeError(f"internal error: the solver is not deterministic on {i}")
-            seconds = min(seconds, again.work.seconds)
-        for name, value in (
-            ("score", first.score), ("lower", first.lower), ("upper", first.upper),
-            ("states", work.states), ("transitions", work.transitions),
-            ("method", work.method), ("seconds", seconds),
-        ):  # fmt: skip
-            out[name][i] = value
+        scores = []
+        for solver in config.DATASET_SOLVERS:
+            if solver not in solvers:
+                continue
+            found = [run[solver](puzzle) for _ in range(repeats)]
+            efforts = [result if solver == "search" else result.work for result in found]
+            work = {(e.states, e.transitions, r.score) for e, r in zip(efforts, found, strict=True)}
+            if len(work) != 1:
+                raise RuntimeError(f"internal error: the {solver} is not deterministic on {i}")
+            first, effort = found[0], efforts[0]
+            out[f"{solver}_states"][i] = effort.states
+            out[f"{solver}_transitions"][i] = effort.transitions
+            out[f"{solver}_seconds"][i] = min(e.seconds for e in efforts)
+            if not scores:
+                out["score"][i], out["lower"][i], out["upper"][i] = (
+                    first.score, first.lower, first.upper
+                )  # fmt: skip
+                out["method"][i] = effort.method
+            scores.append(first.score)
+        if len(set(scores)) != 1:
+            raise RuntimeError(f"internal error: the solvers disagree on puzzle {i}: {scores}")
     return out

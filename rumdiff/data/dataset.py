@@ -3,11 +3,12 @@
 A row holds ``id`` (the puzzle's index in the run); ``k``, ``m``, ``n``; ``puzzle``
 (:func:`rumdiff.puzzle.encode_puzzle`: one digit per cell, lossless); ``mode``,
 ``regime`` (1..3 in mixed mode, else 0) and ``p0`` .. ``p{m}`` (the copy probabilities
-the puzzle was drawn with, as fractions); the solver's ``score``, ``lower`` and
-``upper`` bounds, ``states``, ``transitions`` and ``method`` (``"bounds"`` or
-``"dp"``); ``seconds`` (the fastest of ``repeats`` solves, after JIT warm-up); the
-feature columns of :func:`rumdiff.features.compute_features`; and ``label`` (1..4, see
-:mod:`rumdiff.data.labels`). The file is Parquet (``.parquet``, ``.pq``) or CSV (``.csv``),
+the puzzle was drawn with, as fractions); ``score``, the ``lower`` and ``upper`` bounds
+and ``method`` (``"bounds"`` or ``"dp"``); per solver run (``search``, the reference
+search, and ``solver``, the fast solver; :mod:`rumdiff.data.batch`) its ``_states``,
+``_transitions`` and ``_seconds`` (the fastest of ``repeats`` solves, after JIT warm-up);
+the feature columns of :func:`rumdiff.features.compute_features`; and ``label`` (1..4,
+see :mod:`rumdiff.data.labels`). The file is Parquet (``.parquet``, ``.pq``) or CSV (``.csv``),
 by extension, with a JSON sidecar ``<file>.json`` (:func:`~rumdiff.data.io.metadata_path`)
 that records how it was made: ``command``, ``seed``, ``parameters`` (everything that decides the
 rows), ``rumdiff_version``, ``git_commit`` and ``git_dirty``, ``label`` (scheme,
@@ -40,7 +41,7 @@ from __future__ import annotations
 import shutil
 import time
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -55,10 +56,10 @@ from rumdiff.data.io import (
     cast_columns,
     dataset_format,
     git_commit,
-    metadata_path,
     now,
     read_frame,
     read_metadata,
+    read_sidecar,
     work_dir,
     write_dataset,
 )
@@ -86,9 +87,11 @@ class DatasetSpec:
     chunk_size : int
         Puzzles per part file; an interruption loses at most the chunks in progress.
     beam_width : int
-        The solver's beam width (:func:`rumdiff.solve.solve`). It never changes a score,
-        but it decides the work columns and so the work labels: 0 labels by the work of
-        the plain exact DP, which follows the size of the puzzle's search space.
+        The fast solver's beam width (:func:`rumdiff.solve.solve`): it never changes a
+        score, only the fast solver's work.
+    solvers : tuple of str, optional
+        Which of ``config.DATASET_SOLVERS`` solve every puzzle (their effort columns);
+        None: the one the label measure needs (:func:`build_dataset` fills it in).
 
     Raises
     ------
@@ -108,6 +111,7 @@ class DatasetSpec:
     feature_set: str = config.DATASET_FEATURE_SET
     chunk_size: int = config.DATASET_CHUNK
     beam_width: int = config.BEAM_WIDTH
+    solvers: tuple | None = None
 
     def __post_init__(self):
         for name, low in (("count", 1), ("repeats", 1), ("chunk_size", 1), ("beam_width", 0)):
@@ -118,6 +122,14 @@ class DatasetSpec:
         if self.percentages is not None:
             object.__setattr__(self, "percentages", tuple(float(p) for p in self.percentages))
         object.__setattr__(self, "regime_weights", tuple(float(w) for w in self.regime_weights))
+        if self.solvers is not None:
+            solvers = tuple(self.solvers)
+            for solver in solvers:
+                choice("solver", solver, config.DATASET_SOLVERS, error=DatasetError)
+            if not solvers or len(set(solvers)) < len(solvers):
+                raise DatasetError(f"solvers must be distinct and at least one, got {solvers}")
+            ordered = tuple(s for s in config.DATASET_SOLVERS if s in solvers)
+            object.__setattr__(self, "solvers", ordered)
 
     @property
     def chunks(self) -> int:
@@ -129,14 +141,12 @@ class DatasetSpec:
         data = asdict(self)
         data["percentages"] = None if self.percentages is None else list(self.percentages)
         data["regime_weights"] = list(self.regime_weights)
+        data["solvers"] = None if self.solvers is None else list(self.solvers)
         return data
 
     def matches(self, recorded) -> str | None:
-        """The first parameter in which ``recorded`` (a spec as JSON) differs, or None.
-
-        Runs and datasets from before ``beam_width`` was recorded used the default.
-        """
-        recorded = {"beam_width": config.BEAM_WIDTH, **(recorded or {})}
+        """The first parameter in which ``recorded`` (a spec as JSON) differs, or None."""
+        recorded = recorded or {}
         for key, value in self.as_json().items():
             if recorded.get(key) != value:
                 return key
@@ -192,7 +202,12 @@ def build_dataset(
     spec = DatasetSpec() if spec is None else spec
     path = Path(path)
     fmt = dataset_format(path)
-    thresholds = check_thresholds(label_by, thresholds, beam_width=spec.beam_width)
+    thresholds = check_thresholds(label_by, thresholds)
+    needed = config.MEASURE_SOLVER[label_by]
+    if spec.solvers is None:
+        spec = replace(spec, solvers=(needed,))
+    elif needed not in spec.solvers:
+        raise DatasetError(f"{label_by} labels need the {needed} among the solvers {spec.solvers}")
     if whole("jobs", jobs, error=DatasetError) == 0:
         raise DatasetError("jobs must be a non-zero whole number (-1: every core), got 0")
     features = feature_columns(spec.feature_set, spec.k, spec.m)
@@ -209,7 +224,7 @@ def build_dataset(
     _solve_chunks(work, fmt, spec, generated, run, jobs, began, progress)
     frame = _joined_parts(work, fmt, spec, generated, run)
     frame["label"] = compute_labels(frame, label_by, thresholds)
-    frame = frame[dataset_columns(spec.m, features)]
+    frame = frame[dataset_columns(spec.m, features, spec.solvers)]
     run["sessions"][-1]["wall_seconds"] = time.perf_counter() - began
     metadata = {
         "format": config.DATASET_FORMAT,
@@ -222,7 +237,7 @@ def build_dataset(
         "label": label_metadata(label_by, thresholds),
         "class_counts": class_counts(frame["label"]),
         "wall_seconds": sum(s["wall_seconds"] for s in run["sessions"]),
-        "solve_seconds": float(frame["seconds"].sum()),
+        "solve_seconds": {s: float(frame[f"{s}_seconds"].sum()) for s in spec.solvers},
         "sessions": run["sessions"],
         **git_commit(),
         "features": features,
@@ -233,7 +248,8 @@ def build_dataset(
 
 
 def _chunk_rows(spec: DatasetSpec, start: int, copies, regime, probabilities):
-    """The rows (without labels) of puzzles ``start ..`` and the CPU seconds they took."""
+    """The rows (without labels) of puzzles ``start ..``, the CPU seconds they took, and
+    the seconds of those spent on features."""
     import pandas as pd
 
     from rumdiff.puzzle import encode_puzzles
@@ -251,16 +267,23 @@ def _chunk_rows(spec: DatasetSpec, start: int, copies, regime, probabilities):
     }
     for j in range(spec.m + 1):
         columns[f"p{j}"] = probabilities[:, j]
-    columns.update(solve_batch(copies, m=spec.m, repeats=spec.repeats, beam_width=spec.beam_width))
+    columns.update(
+        solve_batch(
+            copies, m=spec.m, solvers=spec.solvers, repeats=spec.repeats,
+            beam_width=spec.beam_width,
+        )
+    )  # fmt: skip
     frame = pd.DataFrame(columns)
     for name in ("puzzle", "mode", "method"):
         frame[name] = frame[name].astype("str")
+    featuring = time.process_time()
     if spec.feature_set != "none":
         from rumdiff.features import compute_features
 
         features = compute_features(copies, m=spec.m, feature_set=spec.feature_set)
         frame = pd.concat([frame, features.reset_index(drop=True)], axis=1)
-    return frame, time.process_time() - cpu
+    done = time.process_time()
+    return frame, done - cpu, done - featuring
 
 
 def _part_name(chunk: int, fmt: str) -> str:
@@ -293,7 +316,8 @@ def _start_run(work, spec: DatasetSpec, resume: bool, jobs: int, started: str) -
     else:
         work.mkdir(parents=True)
         run = {"format": config.DATASET_FORMAT, "spec": spec.as_json(), "sessions": []}
-    session = {"started": started, "wall_seconds": 0.0, "cpu_seconds": 0.0, "puzzles_solved": 0}
+    session = {"started": started, "wall_seconds": 0.0, "cpu_seconds": 0.0,
+               "feature_cpu_seconds": 0.0, "puzzles_solved": 0}  # fmt: skip
     session.update(jobs=int(joblib.effective_n_jobs(jobs)), **git_commit())
     run["sessions"].append(session)
     atomic_write_json(manifest, run)  # a killed session is on record too
@@ -320,7 +344,7 @@ def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, jobs,
     )  # fmt: skip
     results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
     try:
-        for frame, cpu in results:
+        for frame, cpu, featuring in results:
             if "columns" not in run:  # the workers' dtypes, which CSV parts do not keep
                 run["columns"] = {name: str(dtype) for name, dtype in frame.dtypes.items()}
                 atomic_write_json(work / _RUN_FILE, run)
@@ -329,6 +353,7 @@ def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, jobs,
             done += len(frame)
             session["puzzles_solved"] += len(frame)
             session["cpu_seconds"] += cpu
+            session["feature_cpu_seconds"] += featuring
             session["wall_seconds"] = time.perf_counter() - began
             atomic_write_json(work / _RUN_FILE, run)
             if progress is not None:
@@ -360,7 +385,7 @@ def _complete(path, spec: DatasetSpec, label_by: str, thresholds, command) -> di
     """The metadata of ``path`` if it is a finished dataset of this spec, relabelled if
     its labels differ; None if it is not."""
     try:
-        metadata = read_metadata(metadata_path(path))
+        metadata = read_sidecar(path)
     except DatasetError:
         return None
     if spec.matches(metadata.get("parameters")) is not None or metadata.get("rows") != spec.count:

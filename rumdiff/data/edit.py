@@ -11,14 +11,13 @@ from rumdiff import config
 from rumdiff.data.io import (
     DatasetError,
     dataset_format,
-    metadata_path,
     now,
     read_dataset,
-    read_metadata,
+    read_sidecar,
     write_dataset,
 )
 from rumdiff.data.labels import check_thresholds, class_counts, compute_labels
-from rumdiff.data.schema import beam_width_of, dataset_columns, feature_columns, label_metadata
+from rumdiff.data.schema import dataset_columns, feature_columns, label_metadata, solvers_of
 
 __all__ = ["refeaturise_dataset", "relabel_dataset"]
 
@@ -47,13 +46,14 @@ def relabel_dataset(
     output = path if output is None else output
     dataset_format(output)
     frame = read_dataset(path)
-    sidecar = metadata_path(path)
-    metadata = read_metadata(sidecar) if sidecar.exists() else {}
-    thresholds = check_thresholds(label_by, thresholds, beam_width=beam_width_of(metadata))
-    missing = [c for c in ("method", "transitions", "seconds") if c not in frame.columns]
-    if missing:
-        raise DatasetError(f"{path}: not a rumdiff dataset (no column {missing[0]!r})")
-    frame["label"] = compute_labels(frame, label_by, thresholds)
+    metadata = read_sidecar(path)
+    thresholds = check_thresholds(label_by, thresholds)
+    if "score" not in frame.columns:
+        raise DatasetError(f"{path}: not a rumdiff dataset (no column 'score')")
+    try:
+        frame["label"] = compute_labels(frame, label_by, thresholds)
+    except ValueError as error:
+        raise DatasetError(f"{path}: {error}") from None
     history = metadata.get("relabelled", [])
     history.append(
         {"command": None if command is None else list(command), "at": now(),
@@ -93,8 +93,7 @@ def refeaturise_dataset(path, *, feature_set: str | None = None, output=None) ->
 
     output = path if output is None else output
     frame = read_dataset(path)
-    sidecar = metadata_path(path)
-    metadata = read_metadata(sidecar) if sidecar.exists() else {}
+    metadata = read_sidecar(path)
     if "puzzle" not in frame.columns:
         raise DatasetError(f"{path}: not a rumdiff dataset (no column 'puzzle')")
     k, m, n = (int(frame[name].iloc[0]) for name in ("k", "m", "n"))
@@ -102,7 +101,7 @@ def refeaturise_dataset(path, *, feature_set: str | None = None, output=None) ->
     names = feature_columns(feature_set, k, m)
     copies = decode_puzzles(frame["puzzle"].tolist(), k, n, m=m)
     features = compute_features(copies, m=m, feature_set=feature_set) if names else None
-    head = [c for c in dataset_columns(m, []) if c != "label"]
+    head = [c for c in dataset_columns(m, [], solvers_of(metadata)) if c != "label"]
     columns = {name: frame[name] for name in head}
     for name in names:
         columns[name] = features[name].to_numpy()

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from rumdiff import __version__
+from rumdiff import __version__, config
 from rumdiff.atomic import atomic_write, atomic_write_json
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "read_dataset",
     "read_frame",
     "read_metadata",
+    "read_sidecar",
     "work_dir",
     "write_dataset",
 ]
@@ -35,10 +36,14 @@ FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 #: dtypes of the columns every dataset has, used when a file has no sidecar.
 BASE_DTYPES = {
     "id": "int64", "k": "int8", "m": "int8", "n": "int16", "puzzle": "str", "mode": "str",
-    "regime": "int8", "score": "int64", "lower": "int64", "upper": "int64",
-    "states": "int64", "transitions": "int64", "method": "str", "seconds": "float64",
+    "regime": "int8", "score": "int64", "lower": "int64", "upper": "int64", "method": "str",
+    "search_states": "int64", "search_transitions": "int64", "search_seconds": "float64",
+    "solver_states": "int64", "solver_transitions": "int64", "solver_seconds": "float64",
     "label": "int8",
 }  # fmt: skip
+#: Effort columns of a format-1 dataset (rumdiff 0.1): one solver's, run with the beam
+#: width its sidecar records (0: the reference search).
+_FORMAT_1_EFFORT = ("states", "transitions", "seconds")
 
 
 class DatasetError(ValueError):
@@ -164,6 +169,10 @@ def cast_columns(frame, dtypes: dict):
 def read_dataset(path):
     """Read a dataset; columns get the dtypes its sidecar records (or the standard ones).
 
+    A format-1 dataset (rumdiff 0.1) comes back in today's layout: its effort columns
+    are the reference search's when its sidecar records beam width 0 (that solver counted
+    exactly the search effort, docs/search-effort.md), else the fast solver's.
+
     Returns
     -------
     pandas.DataFrame
@@ -171,13 +180,39 @@ def read_dataset(path):
     fmt = dataset_format(path)
     frame = read_frame(path, fmt)
     sidecar = metadata_path(path)
-    dtypes = dict(BASE_DTYPES)
-    if sidecar.exists():
-        dtypes.update(read_metadata(sidecar).get("columns", {}))
+    metadata = read_metadata(sidecar) if sidecar.exists() else {}
+    dtypes = {**BASE_DTYPES, **metadata.get("columns", {})}
     try:
-        return cast_columns(frame, dtypes)
+        frame = cast_columns(frame, dtypes)
     except DatasetError as error:
         raise DatasetError(f"{path}: {error}") from None
+    if "transitions" in frame.columns:
+        solver = _format_1_solver(metadata)
+        frame = frame.rename(columns={c: f"{solver}_{c}" for c in _FORMAT_1_EFFORT})
+    return frame
+
+
+def read_sidecar(path) -> dict:
+    """The sidecar of dataset ``path`` (``{}`` if it has none), in today's layout: a
+    format-1 sidecar (see :func:`read_dataset`) gains ``parameters.solvers`` and its
+    label's scheme becomes a measure."""
+    sidecar = metadata_path(path)
+    metadata = read_metadata(sidecar) if sidecar.exists() else {}
+    if metadata.get("format", config.DATASET_FORMAT) != 1:
+        return metadata
+    solver = _format_1_solver(metadata)
+    metadata = {**metadata, "parameters": {**metadata.get("parameters", {}), "solvers": [solver]}}
+    label = metadata.get("label")
+    if isinstance(label, dict) and "scheme" in label:
+        measure = solver if label["scheme"] == "work" else label["scheme"]
+        label = {"measure": measure, **{k: v for k, v in label.items() if k != "scheme"}}
+        metadata["label"] = label
+    return metadata
+
+
+def _format_1_solver(metadata: dict) -> str:
+    beam_width = (metadata.get("parameters") or {}).get("beam_width", config.BEAM_WIDTH)
+    return "search" if beam_width == 0 else "solver"
 
 
 def write_dataset(frame, path, metadata: dict | None = None) -> dict:

@@ -8,28 +8,28 @@ the other.
 from __future__ import annotations
 
 from rumdiff import config
-from rumdiff.data.batch import SOLVER_COLUMNS
+from rumdiff.data.batch import solver_columns
 from rumdiff.data.io import DatasetError
 from rumdiff.validation import choice
 
 __all__ = [
-    "BASE_COLUMNS",
+    "HEAD_COLUMNS",
     "beam_width_of",
     "dataset_columns",
     "feature_columns",
     "label_metadata",
+    "solvers_of",
 ]
 
-#: Columns before the copy probabilities, and between them and the features.
+#: Columns before the copy probabilities.
 HEAD_COLUMNS = ("id", "k", "m", "n", "puzzle", "mode", "regime")
-#: Every dataset column that is not a feature or a probability.
-BASE_COLUMNS = (*HEAD_COLUMNS, *SOLVER_COLUMNS, "label")
 
 
-def dataset_columns(m: int, features) -> list[str]:
-    """Column names of a dataset with copies up to ``m`` and the given feature names."""
+def dataset_columns(m: int, features, solvers=("search",)) -> list[str]:
+    """Column names of a dataset with copies up to ``m``, the given feature names and the
+    columns of the solvers it ran, in order."""
     probabilities = [f"p{j}" for j in range(m + 1)]
-    return [*HEAD_COLUMNS, *probabilities, *SOLVER_COLUMNS, *features, "label"]
+    return [*HEAD_COLUMNS, *probabilities, *solver_columns(solvers), *features, "label"]
 
 
 def feature_columns(feature_set: str, k: int, m: int) -> list[str]:
@@ -47,17 +47,22 @@ def feature_columns(feature_set: str, k: int, m: int) -> list[str]:
     from rumdiff.features import feature_names
 
     names = list(feature_names(feature_set, k=k, m=m))
-    clash = sorted(set(names) & set(dataset_columns(m, [])))
+    clash = sorted(set(names) & set(dataset_columns(m, [], config.DATASET_SOLVERS)))
     if clash:
         raise DatasetError(f"feature {clash[0]!r} clashes with a dataset column")
     return names
 
 
 def beam_width_of(metadata: dict) -> int:
-    """The solver beam width a dataset was solved with (the default before it was recorded)."""
+    """The fast solver's beam width a dataset was solved with (its sidecar's)."""
     return int((metadata.get("parameters") or {}).get("beam_width", config.BEAM_WIDTH))
 
 
-def label_metadata(scheme: str, thresholds) -> dict:
-    """The ``label`` entry of a dataset's sidecar: scheme, thresholds and class names."""
-    return {"scheme": scheme, "thresholds": list(thresholds), "names": list(config.LABEL_NAMES)}
+def solvers_of(metadata: dict) -> tuple:
+    """The solvers whose columns a dataset holds (its sidecar's)."""
+    return tuple((metadata.get("parameters") or {}).get("solvers", ("search",)))
+
+
+def label_metadata(measure: str, thresholds) -> dict:
+    """The ``label`` entry of a dataset's sidecar: measure, thresholds and class names."""
+    return {"measure": measure, "thresholds": list(thresholds), "names": list(config.LABEL_NAMES)}

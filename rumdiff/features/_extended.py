@@ -7,7 +7,7 @@ them. The per-segment bounds are the solver's own (``rumdiff.solve._tiles``).
 import numpy as np
 from numba import njit
 
-from rumdiff.features._search import ascent_segment, greedy_segment
+from rumdiff.features._search import ascent_segment, bound_search, greedy_segment
 from rumdiff.solve._tiles import (
     colour_runs,
     group_index,
@@ -23,12 +23,57 @@ EXTENDED_COLUMNS = (
     "groups_only", "groups_only_tiles", "runs_only", "runs_only_tiles", "solver_lower",
     "solver_upper", "solver_gap", "solver_gap_tiles", "dp_segments", "dp_values",
     "dp_tiles", "colour_run_states", "run_states", "dp_run_states",
-    "greedy_lower", "ascent_lower",
+    "greedy_lower", "ascent_lower", "unpruned_transitions", "bound_met", "bound_refuted",
+    "bound_open", "bound_nodes",
 )  # fmt: skip
 
 
 @njit(cache=True)
-def extended_stack(stack, m, s, gv, tables, source, out):
+def unpruned_transitions(x, lo, hi, tables, reach, moves):
+    """Transitions a pass of the reference search would try on rows lo..hi-1 if it pruned
+    nothing: then the live states are every combination of each colour's reachable run
+    states, so the count is a sum of products. ``reach[c, i]`` receives the reachable
+    states of colour c after row lo + i, ``moves[c, i]`` the moves tried from the states
+    reachable before it (i = hi - lo: the closing row); both scratch of shape
+    (k, rows + 1)."""
+    first, used, next_state, _, _, _ = tables
+    k = x.shape[1]
+    rows = hi - lo
+    for c in range(k):
+        now = np.int64(1)  # bit s set: run state s reachable; state 0 before the first row
+        for i in range(rows + 1):
+            xc = x[lo + i, c] if i < rows else 0
+            after = np.int64(0)
+            tried = 0
+            for s in range(first.shape[0] - 1):
+                if (now >> s) & 1:
+                    e = first[s]
+                    while e < first[s + 1] and used[e] <= xc:
+                        after |= np.int64(1) << next_state[e]
+                        tried += 1
+                        e += 1
+            moves[c, i] = tried
+            now = after
+            count = 0
+            while after:
+                after &= after - 1
+                count += 1
+            reach[c, i] = count
+    total = 0.0
+    for i in range(rows + 1):
+        for c in range(k):
+            product = float(moves[c, i])
+            for d in range(c):
+                product *= reach[d, i]
+            if i > 0:
+                for d in range(c + 1, k):
+                    product *= reach[d, i - 1]
+            total += product
+    return total
+
+
+@njit(cache=True)
+def extended_stack(stack, m, s, gv, tables, source, budget, out):
     """The extended features of every puzzle in a ``(puzzles, n, k)`` stack.
 
     Per puzzle, on the copy left by the solver's isolated-tile removal
@@ -36,9 +81,11 @@ def extended_stack(stack, m, s, gv, tables, source, out):
     segment, groups-only, the exact runs-only optimum (:func:`colour_runs`) and the
     per-value bounds (``tiles.row_upper_bounds``) give the solver's own lower and
     upper bounds; where they differ, ``search.greedy_segment`` and then
-    ``search.ascent_segment`` (from the greedy's arrangement) try to close the gap. Row
-    counts and reachable run states complete the row of ``out``, whose columns are
-    ``EXTENDED_COLUMNS``.
+    ``search.ascent_segment`` (from the greedy's arrangement) try to close the gap, and
+    ``search.bound_search`` decides, within ``budget`` nodes, whether an arrangement
+    meets the upper bound; :func:`unpruned_transitions` counts what an unpruned pass
+    would try. Row counts and reachable run states complete the row of ``out``, whose
+    columns are ``EXTENDED_COLUMNS``.
     """
     count, n, k = stack.shape
     size = tables[0].shape[0] - 1
@@ -54,6 +101,14 @@ def extended_stack(stack, m, s, gv, tables, source, out):
     gain = np.empty((k, m + 1), np.int64)
     move = np.empty((k, m + 1), np.int64)
     scratch = np.empty((9, k), np.int64)
+    suffix = np.zeros(n + 2, np.int64)
+    least = np.empty((n + 1, k, size), np.int64)
+    most = 0
+    for state in range(size):
+        most = max(most, tables[0][state + 1] - tables[0][state])
+    deep = np.empty(((n + 1) * k + 1, k + 3 + 2 * most), np.int64)
+    unpruned_reach = np.empty((k, n + 1), np.int64)
+    unpruned_moves = np.empty((k, n + 1), np.int64)
     for p in range(count):
         tiles = 0
         points = 0
@@ -103,6 +158,11 @@ def extended_stack(stack, m, s, gv, tables, source, out):
         dp_states = 0
         greedy = 0
         ascent = 0
+        unpruned = 0.0
+        met = 0
+        refuted = 0
+        open_ = 0
+        nodes = 0
         colour_states = n * k
         for segment in range(pieces):
             lo = bounds[segment, 0]
@@ -159,6 +219,21 @@ def extended_stack(stack, m, s, gv, tables, source, out):
                     x, lo, hi, m, gv, tables, source, usage, found >= 0, work, back
                 )
                 seg_ascent = max(low, polished)
+                unpruned += unpruned_transitions(x, lo, hi, tables, unpruned_reach, unpruned_moves)
+                if seg_ascent == high or seg_greedy == high:
+                    met += 1  # the cheap searches already met it
+                else:
+                    suffix[hi - lo + 1] = 0
+                    suffix[hi - lo] = 0
+                    for w in range(hi - 1, lo - 1, -1):
+                        suffix[w - lo] = suffix[w - lo + 1] + row_bound[w]
+                    outcome, tried = bound_search(
+                        x, lo, hi, m, gv, tables, suffix, high, budget, least, deep
+                    )
+                    nodes += tried
+                    met += outcome == 1
+                    refuted += outcome == 0
+                    open_ += outcome == -1
             greedy += seg_greedy
             ascent += seg_ascent
             group_points += seg_group_points
@@ -172,7 +247,7 @@ def extended_stack(stack, m, s, gv, tables, source, out):
             tiles, points, removed, pieces, largest, nonclearable, contested, full, longest,
             group_points, group_tiles, run_points, run_tiles, lower, upper, upper - lower,
             gap_tiles, dp_segments, dp_values, dp_tiles, colour_states, states, dp_states,
-            greedy, ascent,
+            greedy, ascent, round(unpruned), met, refuted, open_, nodes,
         )  # fmt: skip
         for j in range(len(row)):
             out[p, j] = row[j]

@@ -155,3 +155,108 @@ def ascent_segment(x, lo, hi, m, gv, tables, source, usage, start, work, back):
             index += (x[i, c] - usage[i, c]) * base**c
         groups += (i + 1) * gv[index]
     return runs + groups
+
+
+@njit(cache=True)
+def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack):
+    """Depth-first search for an arrangement of rows lo..hi-1 scoring at least ``target``.
+
+    The nodes are the reference search's (``rumdiff.solve._search``): one colour's move at
+    a time, value by value, groups on each value's leftovers, scores optimistic. Moves
+    are tried in decreasing order of the points they earn; a node whose value plus what
+    it may still gain (the reference search's bound: later colours' tiles less their
+    least drop, leftovers at most what groups take, ``suffix`` for the later values)
+    falls below the target is cut. Returns ``(outcome, nodes)``: outcome 1 when an
+    arrangement reaches the target, 0 when none can, -1 when ``budget`` nodes did not
+    decide. ``least[i, c, s]`` is scratch of shape (rows + 1, k, F); ``stack`` of shape
+    (depth + 1, k + 3 + 2 M) with depth (rows + 1) k and M the most moves of a state.
+    """
+    first, used, next_state, dropped1, dropped2, nonzero = tables
+    k = x.shape[1]
+    rows = hi - lo
+    size = nonzero.shape[0]
+    base = m + 1
+    for i in range(rows + 1):
+        v = lo + 1 + i
+        for c in range(k):
+            xc = x[lo + i, c] if i < rows else 0
+            for s in range(size):
+                low = 1 << 62
+                e = first[s]
+                while e < first[s + 1] and used[e] <= xc:
+                    low = min(low, dropped1[e] * (v - 1) + dropped2[e] * (2 * v - 3))
+                    e += 1
+                least[i, c, s] = low
+    depth = (rows + 1) * k
+    # Per depth: the k slot states, the value, the next move to try, how many there are,
+    # and the moves in the order they are tried.
+    moves_at = k + 3
+    for c in range(k):
+        stack[0, c] = 0
+    stack[0, k] = 0
+    stack[0, k + 1] = -1
+    nodes = 0
+    d = 0
+    while True:
+        if d == depth:
+            return 1, nodes
+        i = d // k
+        c = d % k
+        v = lo + 1 + i
+        xc = x[lo + i, c] if i < rows else 0
+        if stack[d, k + 1] < 0:  # first visit: order this colour's moves
+            s = stack[d, c]
+            count = 0
+            e = first[s]
+            while e < first[s + 1] and used[e] <= xc:
+                gain = used[e] * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
+                at = count
+                while at > 0 and stack[d, moves_at + 2 * at - 1] < gain:
+                    stack[d, moves_at + 2 * at] = stack[d, moves_at + 2 * at - 2]
+                    stack[d, moves_at + 2 * at + 1] = stack[d, moves_at + 2 * at - 1]
+                    at -= 1
+                stack[d, moves_at + 2 * at] = e
+                stack[d, moves_at + 2 * at + 1] = gain
+                count += 1
+                e += 1
+            stack[d, k + 1] = 0
+            stack[d, k + 2] = count
+        if stack[d, k + 1] >= stack[d, k + 2]:
+            stack[d, k + 1] = -1
+            if d == 0:
+                return 0, nodes
+            d -= 1
+            continue
+        nodes += 1
+        if nodes > budget:
+            return -1, nodes
+        at = stack[d, k + 1]
+        stack[d, k + 1] = at + 1
+        e = stack[d, moves_at + 2 * at]
+        value = stack[d, k] + stack[d, moves_at + 2 * at + 1]
+        for q in range(k):
+            stack[d + 1, q] = stack[d, q]
+        stack[d + 1, c] = next_state[e]
+        # What this node may still gain at value v, then the later values' bounds.
+        index = 0
+        spare = 0
+        later = 0
+        power = 1
+        for q in range(k):
+            xq = x[lo + i, q] if i < rows else 0
+            if q <= c:
+                left = max(xq - nonzero[stack[d + 1, q]], 0)
+                index += left * power
+                spare += left
+            else:
+                index += xq * power
+                later += v * xq - least[i, q, stack[d + 1, q]]
+            power *= base
+        groupable = gv[index] if c == k - 1 else min(spare, gv[index])
+        if value + later + v * groupable < target - suffix[i + 1]:
+            continue
+        if c == k - 1:
+            value += v * gv[index]
+        stack[d + 1, k] = value
+        stack[d + 1, k + 1] = -1
+        d += 1

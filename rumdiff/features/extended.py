@@ -72,6 +72,20 @@ EXTENDED_FEATURES = {
     "others', groups on the leftovers): it closes gaps the greedy leaves; a gap neither "
     "closes hints at an optimum below the upper bound.",
     "ascent_gain": "what that ascent adds to solver_lower.",
+    "unpruned_transitions": "transitions the reference search's first pass would try if it "
+    "pruned nothing (every combination of each colour's reachable run states, summed over "
+    "the values and colours of the segments that need the DP): the size of the search, "
+    "before the bounds cut it.",
+    "bound_met": "segments that need the DP where an arrangement meets the upper bound: "
+    "found by the greedy or the ascent, or by a depth-first search of at most "
+    "config.FEATURE_BOUND_NODES nodes in the reference search's own states and bound. "
+    "Where the optimum meets the bound, the reference search stops after one pass.",
+    "bound_refuted": "segments where that depth-first search proves that no arrangement "
+    "meets the upper bound: the reference search then needs two more passes to prove "
+    "its optimum, which can double its work.",
+    "bound_open": "segments where the depth-first search ran out of nodes undecided "
+    "(most of them in fact have an optimum below the bound).",
+    "bound_nodes": "nodes that depth-first search visited.",
 }
 
 
@@ -103,7 +117,8 @@ def extended_features(copies, *, m: int) -> dict[str, np.ndarray]:
     source = np.repeat(np.arange(tables.size), np.diff(tables.first))
     out = np.zeros((count, len(kernels.EXTENDED_COLUMNS)), dtype=np.int64)
     gv = group_value_table(k, m)
-    kernels.extended_stack(stack, m, config.S, gv, tables.kernel_tables, source, out)
+    budget = config.FEATURE_BOUND_NODES
+    kernels.extended_stack(stack, m, config.S, gv, tables.kernel_tables, source, budget, out)
     columns = dict(zip(kernels.EXTENDED_COLUMNS, out.T, strict=True))
     upper, lower = columns["solver_upper"], columns["solver_lower"]
     columns["solver_gap_ratio"] = columns["solver_gap"] / np.maximum(columns["points"], 1)

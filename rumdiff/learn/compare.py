@@ -22,7 +22,7 @@ def compare_feature_sets(
     metadata: dict | None = None,
     *,
     feature_sets=config.COMPARE_FEATURE_SETS,
-    label_by: str = config.TRAIN_LABEL_BY,
+    label_by: str | None = None,
     thresholds=None,
     grid="default",
     search_rows="grid",

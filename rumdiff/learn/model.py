@@ -1,31 +1,30 @@
 """Saved difficulty models: a joblib file plus a JSON sidecar, checked when loaded.
 
-A model is a fitted scikit-learn :class:`~sklearn.pipeline.Pipeline` that goes from raw
-puzzles (an int8 array ``(puzzles, n, k)``) to class probabilities: step ``"features"``
-is :class:`rumdiff.features.PuzzleFeatures`, step ``"forest"`` the random forest that
-rumdiff.learn.training fitted on the same features. It is saved as ``PATH`` (joblib, compressed)
-with a sidecar ``PATH.json`` that records what it needs and what it achieved: the
-feature set and names, the label scheme and its thresholds, k/m/n, the training data's
-file and SHA-256, the scikit-learn and rumdiff versions, the parameters and the
-cross-validated metrics, and the SHA-256 of the model file itself.
+A model goes from raw puzzles (an int8 array ``(puzzles, n, k)``) to two predictions: a
+fitted scikit-learn :class:`~sklearn.pipeline.Pipeline` whose step ``"features"`` is
+:class:`rumdiff.features.PuzzleFeatures` and step ``"forest"`` the random forest
+classifier, and a second pipeline whose ``"forest"`` is the regressor of log10 effort on
+the same features (rumdiff.learn.regression). The file ``PATH`` (joblib, compressed)
+holds both; the sidecar ``PATH.json`` records what they need and what they achieved:
+the feature set and names, the label measure and its thresholds, k/m/n, the training
+data's file and SHA-256, the versions, the parameters and the cross-validated metrics,
+and the SHA-256 of the model file itself.
 
 .. warning::
    Model files are pickles: loading one can run arbitrary code. Load only model files
-   from sources you trust. :func:`load_model` reads the sidecar and compares the file's
-   SHA-256 with it *before* unpickling, which refuses stray and damaged files, but is no
-   defence against a crafted pair of files.
+   from sources you trust. :func:`load_model` checks the sidecar field by field and the
+   file's SHA-256 against it *before* unpickling, which refuses stray and damaged files,
+   but is no defence against a crafted pair of files.
 
-:func:`load_model` refuses, with a one-line :class:`ModelError`: a missing file or
-sidecar, a sidecar that is not a rumdiff model's, another model format
-(``config.MODEL_FORMAT``), a model saved by another rumdiff or scikit-learn minor
-version, a file that does not match its sidecar, a pickle that is not a rumdiff
-pipeline, and features that rumdiff.features no longer computes under the same names.
-:meth:`Model.check_puzzles` refuses puzzles of other k, m or n than the model's.
+:func:`load_model` refuses, with a one-line :class:`ModelError`, everything
+:func:`rumdiff.learn.sidecar.read_model_sidecar` refuses, a file that does not match its
+sidecar, a pickle that is not a rumdiff model, and features that rumdiff.features no
+longer computes under the same names. :meth:`Model.check_puzzles` refuses puzzles of
+other k, m or n than the model's.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import time
@@ -36,45 +35,15 @@ from pathlib import Path
 import numpy as np
 
 from rumdiff import __version__, config
+from rumdiff.learn.sidecar import (
+    ModelError,
+    features_fingerprint,
+    file_sha256,
+    read_model_sidecar,
+    sidecar_path,
+)
 
-__all__ = [
-    "Model",
-    "ModelError",
-    "build_model",
-    "save_model",
-    "load_model",
-    "sidecar_path",
-    "file_sha256",
-    "features_fingerprint",
-]
-
-#: Marker in every sidecar: what kind of file this is.
-MARKER = "rumdiff-model"
-
-
-class ModelError(ValueError):
-    """A model file that cannot or must not be used, or puzzles it cannot judge."""
-
-
-def file_sha256(path) -> str:
-    """SHA-256 (hex) of a file's bytes."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def sidecar_path(path) -> Path:
-    """The JSON sidecar of a model file: ``PATH.json``."""
-    path = Path(path)
-    return path.with_name(path.name + ".json")
-
-
-def _minor(version: str) -> tuple:
-    return tuple(version.split(".")[:2])
+__all__ = ["Model", "ModelError", "build_model", "load_model", "save_model"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,13 +53,16 @@ class Model:
     Attributes
     ----------
     pipeline : Pipeline
-        Steps ``"features"`` (PuzzleFeatures) and ``"forest"``.
+        Steps ``"features"`` (PuzzleFeatures) and ``"forest"`` (the classifier).
+    regressor : Pipeline
+        Step ``"forest"``, the regressor of log10 effort, on the same features.
     metadata : dict
     path : str
         Where it was loaded from or saved to, or ``""``.
     """
 
     pipeline: object
+    regressor: object
     metadata: dict
     path: str = ""
 
@@ -116,6 +88,11 @@ class Model:
         """Names of :attr:`classes`: easy, moderate, medium, hard."""
         return list(self.metadata["class_names"])
 
+    @property
+    def label_by(self) -> str:
+        """The label measure the model learned: search, solver or time."""
+        return str(self.metadata["label_by"])
+
     def check_puzzles(self, puzzles) -> None:
         """Refuse puzzles (a :class:`~rumdiff.puzzle.Puzzles`) of other k, m or n.
 
@@ -132,33 +109,46 @@ class Model:
                 f"G(k={self.k}, m={self.m}, n={self.n})"
             )
 
-    def predict_proba(self, puzzles) -> np.ndarray:
-        """Class probabilities ``(puzzles, len(classes))`` of checked :class:`Puzzles`.
-
-        A class the training data lacked gets probability 0.
-        """
+    def features(self, puzzles) -> np.ndarray:
+        """The feature matrix of checked :class:`Puzzles`, as both forests take it."""
         self.check_puzzles(puzzles)
-        out = np.zeros((len(puzzles), len(self.classes)))
         if len(puzzles) == 0:
+            return np.zeros((0, len(self.metadata["feature_names"])))
+        return self.pipeline[:-1].transform(puzzles.copies)
+
+    def predict_proba(self, puzzles, X=None) -> np.ndarray:
+        """Class probabilities ``(puzzles, len(classes))``; a class the training data
+        lacked gets 0. ``X``: the puzzles' :meth:`features`, when already computed."""
+        X = self.features(puzzles) if X is None else X
+        out = np.zeros((len(X), len(self.classes)))
+        if len(X) == 0:
             return out
         forest = self.pipeline.named_steps["forest"]
         columns = [self.classes.index(int(c)) for c in forest.classes_]
-        out[:, columns] = self.pipeline.predict_proba(puzzles.copies)
+        out[:, columns] = forest.predict_proba(X)
         return out
+
+    def predict_effort(self, puzzles, X=None) -> np.ndarray:
+        """Predicted effort ``(puzzles, 3)``: the forest's prediction and the spread of its
+        trees (``config.PREDICT_SPREAD`` quantiles), in the label measure's units."""
+        from rumdiff.learn.regression import tree_quantiles
+
+        X = self.features(puzzles) if X is None else X
+        if len(X) == 0:
+            return np.zeros((0, 3))
+        z = np.column_stack([self.regressor.predict(X), tree_quantiles(self.regressor, X)])
+        return np.maximum(10.0**z - config.EFFORT_FLOOR[self.label_by], 0.0)
 
 
 def build_model(result) -> Model:
     """The savable model of a :class:`rumdiff.learn.training.TrainResult`.
 
-    Puts :class:`rumdiff.features.PuzzleFeatures` in front of the final forest and
-    checks that it yields the forest's features, in order.
+    Puts :class:`rumdiff.features.PuzzleFeatures` in front of the final classifier and
+    checks that it yields the forests' features, in order.
     """
-    import sklearn
     from sklearn.pipeline import Pipeline
 
     from rumdiff.atomic import jsonable
-    from rumdiff.data.labels import class_counts
-    from rumdiff.data.schema import beam_width_of
     from rumdiff.features import PuzzleFeatures
 
     data = result.data
@@ -169,16 +159,27 @@ def build_model(result) -> Model:
             f"PuzzleFeatures yields {names}, the forest was fit on {data.feature_names}"
         )
     pipeline = Pipeline([("features", features), ("forest", result.pipeline.named_steps["forest"])])
-    metrics = result.metrics
-    folds = result.fold_scores
-    metadata = {
-        "format": MARKER,
+    metadata = jsonable(_metadata(result))
+    return Model(pipeline=pipeline, regressor=result.regression.pipeline, metadata=metadata)
+
+
+def _metadata(result) -> dict:
+    import sklearn
+
+    from rumdiff.data.labels import class_counts
+    from rumdiff.data.schema import beam_width_of
+
+    data, metrics, folds = result.data, result.metrics, result.fold_scores
+    regression = result.regression_metrics
+    return {
+        "format": "rumdiff-model",
         "format_version": config.MODEL_FORMAT,
         "rumdiff_version": __version__,
         "sklearn_version": sklearn.__version__,
         "numpy_version": np.__version__,
         "python_version": platform.python_version(),
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        **_git(),
         "k": data.k,
         "m": data.m,
         "n": data.n,
@@ -186,12 +187,14 @@ def build_model(result) -> Model:
         "feature_names": list(data.feature_names),
         "features_sha256": features_fingerprint(data.feature_set, k=data.k, m=data.m, n=data.n),
         "label_by": data.label_by,
+        "effort": config.LABEL_EFFORT[data.label_by],
         "thresholds": data.thresholds,
-        "beam_width": beam_width_of(data.metadata),
+        **({"beam_width": beam_width_of(data.metadata)} if data.label_by != "search" else {}),
         "classes": list(config.CLASS_NAMES),
         "class_names": list(config.LABEL_NAMES),
         "grid": result.grid,
         "params": result.best_params,
+        "regressor_params": result.regression.params,
         "search_rows": result.search_rows,
         "seed": result.seed,
         "training_data": {
@@ -210,9 +213,15 @@ def build_model(result) -> Model:
             "per_class_f1": {
                 name: metrics[name]["f1-score"] for name in config.LABEL_NAMES if name in metrics
             },
+            "effort": regression,
         },
     }
-    return Model(pipeline=pipeline, metadata=jsonable(metadata))
+
+
+def _git() -> dict:
+    from rumdiff.data.io import git_commit
+
+    return git_commit()
 
 
 def save_model(model: Model, path) -> Model:
@@ -226,74 +235,43 @@ def save_model(model: Model, path) -> Model:
 
     path = Path(path)
     metadata = dict(model.metadata)
+    content = {"classifier": model.pipeline, "regressor": model.regressor}
 
     def dump(temporary: str) -> None:
-        joblib.dump(model.pipeline, temporary, compress=config.MODEL_COMPRESS)
+        joblib.dump(content, temporary, compress=config.MODEL_COMPRESS)
         metadata["model_sha256"] = file_sha256(temporary)
         metadata["model_bytes"] = os.path.getsize(temporary)
         atomic_write_json(sidecar_path(path), metadata)
 
     atomic_write(path, dump)
-    return Model(pipeline=model.pipeline, metadata=metadata, path=str(path))
+    return Model(pipeline=model.pipeline, regressor=model.regressor, metadata=metadata,
+                 path=str(path))  # fmt: skip
 
 
-def _read_sidecar(path: Path) -> dict:
-    side = sidecar_path(path)
-    if not side.is_file():
-        raise ModelError(f"{path}: not a rumdiff model (no sidecar {side.name} beside it)")
-    try:
-        metadata = json.loads(side.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ModelError(f"{side}: not a rumdiff model sidecar ({error})") from None
-    if not isinstance(metadata, dict) or metadata.get("format") != MARKER:
-        raise ModelError(f'{side}: not a rumdiff model sidecar (no "format": "{MARKER}")')
-    return metadata
-
-
-def _check_versions(path: Path, metadata: dict) -> None:
-    import sklearn
-
-    if metadata.get("format_version") != config.MODEL_FORMAT:
-        raise ModelError(
-            f"{path}: model format {metadata.get('format_version')!r}, but this rumdiff reads "
-            f"format {config.MODEL_FORMAT}; train the model again"
-        )
-    for what, saved, have in (
-        ("rumdiff", metadata.get("rumdiff_version"), __version__),
-        ("scikit-learn", metadata.get("sklearn_version"), sklearn.__version__),
-    ):
-        if not isinstance(saved, str) or _minor(saved) != _minor(have):
-            raise ModelError(
-                f"{path}: saved with {what} {saved}, incompatible with the installed {have}; "
-                "train the model again or install that version"
-            )
-
-
-def features_fingerprint(feature_set: str, *, k: int, m: int, n: int) -> str:
-    """SHA-256 of the features rumdiff.features computes now for fixed random puzzles.
-
-    Saved in the sidecar and compared when loading, so that a model is refused when
-    the features it was trained on are computed differently now, even under the same
-    names. The puzzles come from ``Generator.random``, whose stream numpy keeps stable.
-    """
-    import hashlib
-
-    from rumdiff.features import compute_features
-
-    rng = np.random.Generator(np.random.PCG64(config.SEED))
-    copies = (rng.random((config.FINGERPRINT_PUZZLES, n, k)) * (m + 1)).astype(np.int8)
-    values = compute_features(copies, m=m, feature_set=feature_set).to_numpy(np.float64)
-    return hashlib.sha256(np.round(values, 6).tobytes()).hexdigest()
-
-
-def _check_pipeline(path: Path, pipeline, metadata: dict) -> None:
+def _check_content(path: Path, content, metadata: dict) -> None:
+    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
     from sklearn.pipeline import Pipeline
 
-    from rumdiff.features import feature_names
+    from rumdiff.features import PuzzleFeatures, feature_names
 
-    if not isinstance(pipeline, Pipeline) or list(pipeline.named_steps) != ["features", "forest"]:
-        raise ModelError(f"{path}: not a rumdiff model (no features -> forest pipeline inside)")
-    names = [str(name) for name in pipeline.named_steps["features"].get_feature_names_out()]
+    if not isinstance(content, dict) or set(content) != {"classifier", "regressor"}:
+        raise ModelError(f"{path}: not a rumdiff model (no classifier and regressor inside)")
+    classifier, regressor = content["classifier"], content["regressor"]
+    steps = (
+        isinstance(classifier, Pipeline)
+        and list(classifier.named_steps) == ["features", "forest"]
+        and isinstance(classifier.named_steps["features"], PuzzleFeatures)
+        and isinstance(classifier.named_steps["forest"], RandomForestClassifier)
+        and isinstance(regressor, Pipeline)
+        and list(regressor.named_steps) == ["forest"]
+        and isinstance(regressor.named_steps["forest"], RandomForestRegressor)
+    )
+    if not steps:
+        raise ModelError(f"{path}: not a rumdiff model (no features -> forest pipelines inside)")
+    for forest in (classifier.named_steps["forest"], regressor.named_steps["forest"]):
+        if not hasattr(forest, "estimators_"):
+            raise ModelError(f"{path}: not a fitted rumdiff model (a forest was never fitted)")
+    names = [str(name) for name in classifier.named_steps["features"].get_feature_names_out()]
     now = list(feature_names(metadata["feature_set"], k=metadata["k"], m=metadata["m"]))
     shape = {key: metadata[key] for key in ("k", "m", "n")}
     if (
@@ -322,19 +300,16 @@ def load_model(path) -> Model:
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"{path}: model file not found")
-    metadata = _read_sidecar(path)
-    _check_versions(path, metadata)
-    for key in ("k", "m", "n", "feature_set", "feature_names", "classes", "class_names"):
-        if key not in metadata:
-            raise ModelError(f"{sidecar_path(path)}: sidecar lacks {key!r}")
-    if file_sha256(path) != metadata.get("model_sha256"):
+    metadata = read_model_sidecar(path)
+    if file_sha256(path) != metadata["model_sha256"]:
         raise ModelError(f"{path}: file does not match its sidecar (SHA-256 differs)")
     try:
         with warnings.catch_warnings():
             # Same minor version (checked above): patch releases keep the tree format.
             warnings.filterwarnings("ignore", message=".*Trying to unpickle estimator")
-            pipeline = joblib.load(path)
+            content = joblib.load(path)
     except Exception as error:  # a damaged pickle raises almost anything
         raise ModelError(f"{path}: cannot load ({type(error).__name__}: {error})") from None
-    _check_pipeline(path, pipeline, metadata)
-    return Model(pipeline=pipeline, metadata=metadata, path=str(path))
+    _check_content(path, content, metadata)
+    return Model(pipeline=content["classifier"], regressor=content["regressor"],
+                 metadata=metadata, path=str(path))  # fmt: skip

@@ -23,7 +23,7 @@ def default_model_path() -> Path:
 
 
 def predict(model, puzzles) -> pd.DataFrame:
-    """One row per puzzle: its index, predicted class and class probabilities.
+    """One row per puzzle: its index, predicted class, class probabilities and effort.
 
     Parameters
     ----------
@@ -35,14 +35,19 @@ def predict(model, puzzles) -> pd.DataFrame:
     -------
     DataFrame
         Columns ``puzzle`` (1-based index in the input), ``label`` (class 1..4),
-        ``difficulty`` (its name) and ``p_<name>`` per class, summing to 1.
+        ``difficulty`` (its name), ``p_<name>`` per class (summing to 1), ``effort`` (the
+        predicted search effort, or whichever measure the model learned) and
+        ``effort_low``, ``effort_high`` (the spread of the regressor's trees,
+        ``config.PREDICT_SPREAD``).
 
     Raises
     ------
     rumdiff.learn.model.ModelError
         If the puzzles have other k, m or n than the model.
     """
-    proba = model.predict_proba(puzzles)
+    X = model.features(puzzles)
+    proba = model.predict_proba(puzzles, X)
+    effort = model.predict_effort(puzzles, X)
     classes = np.asarray(model.classes)
     names = np.asarray(model.class_names, dtype=object)
     best = proba.argmax(axis=1) if len(proba) else np.zeros(0, dtype=np.intp)
@@ -55,14 +60,19 @@ def predict(model, puzzles) -> pd.DataFrame:
     )
     for column, name in enumerate(model.class_names):
         frame[f"p_{name}"] = proba[:, column]
+    for column, name in enumerate(("effort", "effort_low", "effort_high")):
+        frame[name] = effort[:, column]
     return frame
 
 
 def format_table(frame: pd.DataFrame) -> str:
-    """A fixed-width text table of :func:`predict`'s result, probabilities to 3 decimals."""
+    """A fixed-width text table of :func:`predict`'s result: probabilities to 3 decimals,
+    efforts to 3 significant figures."""
     if frame.empty:
         return " ".join(frame.columns) + "\n"
-    return frame.to_string(index=False, float_format=lambda p: f"{p:.3f}") + "\n"
+    formats = {c: "{:.3f}".format for c in frame.columns if c.startswith("p_")}
+    formats |= {c: "{:.3g}".format for c in frame.columns if c.startswith("effort")}
+    return frame.to_string(index=False, formatters=formats) + "\n"
 
 
 def to_csv(frame: pd.DataFrame) -> str:

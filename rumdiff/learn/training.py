@@ -38,6 +38,12 @@ import numpy as np
 import pandas as pd
 
 from rumdiff import config
+from rumdiff.learn.regression import (
+    RegressionResult,
+    cross_validate_regressor,
+    fit_regressor,
+    regression_metrics,
+)
 from rumdiff.learn.training_set import TrainingData, check_features
 
 __all__ = [
@@ -85,6 +91,9 @@ class TrainResult:
         permutation importance (mean, std over repeats, drop in macro-F1).
     pipeline : Pipeline
         The final forest pipeline, fitted on every row's feature matrix.
+    regression : RegressionResult
+        The regressor of log10 effort: out-of-fold predictions on the same folds, final
+        fit (rumdiff.learn.regression).
     timings : dict
         Seconds spent per stage.
     """
@@ -102,12 +111,18 @@ class TrainResult:
     fold_scores: pd.DataFrame
     importance: pd.DataFrame
     pipeline: object
+    regression: RegressionResult
     timings: dict
 
     @property
     def metrics(self) -> dict:
         """Classification report of the out-of-fold predictions; see :func:`class_metrics`."""
         return class_metrics(self.data.y, self.y_pred)
+
+    @property
+    def regression_metrics(self) -> dict:
+        """The regressor's pooled out-of-fold scores; see :func:`regression_metrics`."""
+        return regression_metrics(self.data.target, self.regression.z_pred, self.data.needs_dp)
 
 
 def grid_for(grid) -> dict:
@@ -310,8 +325,10 @@ def train(
     jobs: int = 1,
     seed: int = config.SEED,
     search_rows: int | None | str = "grid",
+    progress=None,
 ) -> TrainResult:
-    """Search, cross-validate and fit the classifier; see the module docstring.
+    """Search, cross-validate and fit the classifier and the regressor; see the module
+    docstring.
 
     Parameters
     ----------
@@ -328,32 +345,50 @@ def train(
     search_rows : int, None or "grid"
         Rows of the stratified subsample searched; None for every row; ``"grid"`` takes
         ``config.TRAIN_SEARCH_ROWS`` of a named grid (every row for a dict).
+    progress : callable, optional
+        Called with the name of each stage as it starts.
 
     Returns
     -------
     TrainResult
     """
     timings = {}
-    began = time.perf_counter()
+    began = mark = time.perf_counter()
+
+    def stage(name: str) -> None:
+        nonlocal mark
+        if progress is not None:
+            progress(name)
+        mark = time.perf_counter()
+
+    def done(name: str) -> None:
+        timings[name] = time.perf_counter() - mark
+
     check_features(data)
     splits = folds_of(data.y, folds, seed)
+    stage("grid search")
     best, table, searched = tune(data, grid, search_rows=search_rows, jobs=jobs, seed=seed)
-    timings["search"] = time.perf_counter() - began
-    mark = time.perf_counter()
+    done("search")
+    stage(f"classifier, {folds}-fold cross-validation")
     y_pred, proba, classes, fold_scores, first = cross_validate(
         data, best, splits, jobs=jobs, seed=seed
     )
-    timings["cross_validation"] = time.perf_counter() - mark
-    mark = time.perf_counter()
+    done("cross_validation")
+    stage(f"regressor, {folds}-fold cross-validation")
+    z_pred, regression_folds = cross_validate_regressor(data, splits, jobs=jobs, seed=seed)
+    done("regressor_cross_validation")
+    stage("final fits")
     final = fit_forest(best, data.X, data.y, jobs=jobs, seed=seed)
-    timings["final_fit"] = time.perf_counter() - mark
-    mark = time.perf_counter()
+    regressor = fit_regressor(data.X, data.target, jobs=jobs, seed=seed)
+    done("final_fit")
+    stage("feature importance")
     importance = importances(data, final, first, splits[0][1], seed=seed)
-    timings["importance"] = time.perf_counter() - mark
+    done("importance")
     timings["total"] = time.perf_counter() - began
+    regression = RegressionResult(dict(config.REGRESSOR), z_pred, regression_folds, regressor)
     return TrainResult(
         data=data, grid=grid if isinstance(grid, str) else "custom", best_params=best,
         search=table, search_rows=searched, folds=folds, seed=seed, y_pred=y_pred,
         proba=proba, classes=classes, fold_scores=fold_scores, importance=importance,
-        pipeline=final, timings=timings,
+        pipeline=final, regression=regression, timings=timings,
     )  # fmt: skip

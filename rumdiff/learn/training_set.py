@@ -16,7 +16,7 @@ import pandas as pd
 
 from rumdiff import config
 
-__all__ = ["TrainingData", "check_features", "training_data"]
+__all__ = ["TrainingData", "check_features", "recorded_label", "training_data"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,23 +31,25 @@ class TrainingData:
     feature_names : list of str
     feature_set : str
     label_by : str
-        The label scheme, ``"work"`` or ``"time"``.
+        The label measure: ``"search"``, ``"solver"`` or ``"time"``.
     thresholds : list
-        The label scheme's thresholds (see rumdiff.data.labels).
+        The label measure's thresholds (see rumdiff.data.labels).
     k, m, n : int
         Parameters of the dataset's puzzles (all rows share them).
     puzzles : ndarray of int8, shape (sample, n, k)
         A few decoded puzzles of the dataset, to check features and fit the model's
         feature step.
     effort : ndarray of float64, shape (rows,)
-        What the labels cut by thresholds: the solver's transitions (``work``) or its
-        seconds (``time``); the report shows where the errors fall on it.
+        What the labels cut by thresholds (``config.LABEL_EFFORT[label_by]``):
+        transitions or seconds; the report shows where the errors fall on it.
     metadata : dict
         The dataset's JSON sidecar.
     source : str
         The dataset file, or ``""``.
     sha256 : str
         SHA-256 of the dataset file, or ``""``.
+    needs_dp : ndarray of bool, shape (rows,)
+        Whether bounds leave each puzzle to a search (dataset column ``method``).
     below_upper : ndarray of bool, shape (rows,), or None
         Whether each puzzle's optimum lies below the solver's upper bound (dataset
         columns ``score`` and ``upper``): what decides many labels and no pre-solve
@@ -65,6 +67,7 @@ class TrainingData:
     n: int
     puzzles: np.ndarray
     effort: np.ndarray
+    needs_dp: np.ndarray
     metadata: dict = field(default_factory=dict)
     source: str = ""
     sha256: str = ""
@@ -73,11 +76,25 @@ class TrainingData:
     def __len__(self) -> int:
         return len(self.y)
 
+    @property
+    def target(self) -> np.ndarray:
+        """What the regressor learns: log10 of the effort, plus a floor (one transition,
+        a microsecond) so that an effort of zero has a logarithm."""
+        return np.log10(self.effort + config.EFFORT_FLOOR[self.label_by])
 
-def _recorded_thresholds(metadata: dict, scheme: str):
-    """The thresholds a dataset's sidecar records for ``scheme`` (rumdiff.data.dataset), or None."""
+
+def recorded_label(metadata: dict) -> tuple:
+    """The label measure and thresholds a dataset's sidecar records, or (None, None)."""
     label = metadata.get("label")
-    if isinstance(label, dict) and label.get("scheme") == scheme:
+    if isinstance(label, dict) and label.get("measure") in config.LABEL_MEASURES:
+        return label["measure"], label.get("thresholds")
+    return None, None
+
+
+def _recorded_thresholds(metadata: dict, measure: str):
+    """The thresholds a dataset's sidecar records for ``measure``, or None."""
+    label = metadata.get("label")
+    if isinstance(label, dict) and label.get("measure") == measure:
         return label.get("thresholds")
     return None
 
@@ -94,7 +111,7 @@ def training_data(
     metadata: dict | None = None,
     *,
     feature_set: str = config.TRAIN_FEATURE_SET,
-    label_by: str = config.TRAIN_LABEL_BY,
+    label_by: str | None = None,
     thresholds=None,
     source: str = "",
     sha256: str = "",
@@ -109,10 +126,11 @@ def training_data(
     metadata : dict, optional
         The dataset's sidecar.
     feature_set : {"thesis", "extended", "all"}
-    label_by : {"work", "time"}
-        Label scheme; labels are computed from the solver columns (rumdiff.data.labels).
+    label_by : {"search", "solver", "time"}, optional
+        Label measure; labels are computed from the effort columns (rumdiff.data.labels).
+        Default: the one the dataset's sidecar records, else ``config.LABEL_BY``.
     thresholds : sequence, optional
-        The scheme's thresholds; default those the dataset's sidecar records for it,
+        The measure's thresholds; default those the dataset's sidecar records for it,
         else ``config.LABEL_THRESHOLDS``.
     source, sha256 : str
         The dataset file and its hash, recorded in the model.
@@ -120,19 +138,20 @@ def training_data(
     Raises
     ------
     ValueError
-        On an unknown feature set or scheme, missing columns, mixed k/m/n, or fewer than
-        two classes.
+        On an unknown feature set or measure, missing columns, mixed k/m/n, feature
+        values that are not finite, or fewer than two classes.
     """
     from rumdiff.data.labels import check_thresholds, compute_labels
-    from rumdiff.data.schema import beam_width_of
     from rumdiff.features import check_feature_set, feature_names
     from rumdiff.puzzle import decode_puzzles
 
     check_feature_set(feature_set)
     metadata = dict(metadata or {})
+    if label_by is None:
+        label_by = recorded_label(metadata)[0] or config.LABEL_BY
     if thresholds is None:
         thresholds = _recorded_thresholds(metadata, label_by)
-    thresholds = check_thresholds(label_by, thresholds, beam_width=beam_width_of(metadata))
+    thresholds = check_thresholds(label_by, thresholds)
     if len(frame) == 0:
         raise ValueError("the dataset has no rows")
     for column in ("k", "m", "n", "puzzle"):
@@ -146,7 +165,12 @@ def training_data(
     y = compute_labels(frame, label_by, thresholds).astype(np.int64)
     if len(np.unique(y)) < 2:
         raise ValueError(f"all {len(y)} rows have the same {label_by} label; nothing to learn")
-    X = frame[names].to_numpy(dtype=np.float32)
+    X = frame[names].to_numpy(dtype=np.float64)
+    bad = ~np.isfinite(X)
+    if bad.any():
+        row, column = map(int, np.argwhere(bad)[0])
+        raise ValueError(f"feature {names[column]!r} of row {row} is {X[row, column]}; rebuild it")
+    X = X.astype(np.float32)
     below_upper = None
     if "score" in frame and "upper" in frame:
         below_upper = (frame["score"] < frame["upper"]).to_numpy()
@@ -156,8 +180,15 @@ def training_data(
         X=X, y=y, feature_names=names, feature_set=feature_set, label_by=label_by,
         thresholds=list(thresholds), k=k, m=m, n=n, puzzles=puzzles,
         effort=frame[config.LABEL_EFFORT[label_by]].to_numpy(dtype=np.float64),
-        metadata=metadata, source=str(source), sha256=sha256, below_upper=below_upper,
+        needs_dp=_needs_dp(frame, label_by), metadata=metadata, source=str(source),
+        sha256=sha256, below_upper=below_upper,
     )  # fmt: skip
+
+
+def _needs_dp(frame, label_by: str) -> np.ndarray:
+    if "method" in frame:
+        return (frame["method"] == "dp").to_numpy()
+    return frame[config.LABEL_EFFORT[label_by]].to_numpy() > 0
 
 
 def check_features(data: TrainingData) -> None:

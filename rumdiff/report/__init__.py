@@ -1,6 +1,7 @@
 """Reports: what a training run found, where the hard puzzles are, and every figure.
 
-- ``report``: :func:`write_report`, the tables, figures and ``report.md`` of a run;
+- ``report``: :func:`write_report`, the tables, figures and ``report.md`` of a run, made
+  of ``tables`` and ``sections``;
 - ``errors``: where the classifier errs, along the effort and by the solver's bound;
 - ``exploration``: mean solve time and work over a grid of copy shares (thesis Figures
   11, 12);

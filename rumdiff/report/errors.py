@@ -2,15 +2,13 @@
 
 Two views of a training run's out-of-fold errors, for ``report.md``:
 
-- :func:`errors_by_effort`: the error rate along the effort the labels cut (the solver's
-  transitions or seconds). Errors that only blur the thresholds are unavoidable; errors
-  far from them mean the features miss something.
-- :func:`errors_by_bound`: per class, the puzzles whose optimum reaches the solver's
-  upper bound and those whose optimum lies below it. The second need an extra exact pass
-  to prove optimality (``rumdiff.solve.Work.exact_passes``), which moves them up a
-  class; whether the bound is reachable is the puzzle's own decision problem, which no
-  feature cheaper than solving decides. ``experiments/label_ceiling.py`` measures how
-  far knowing it would lift the forest.
+- :func:`errors_by_effort`: the error rate along the effort the labels cut (transitions
+  or seconds). Errors that only blur the thresholds are unavoidable; errors far from
+  them mean the features miss something.
+- :func:`errors_by_bound`: per class, the puzzles whose optimum reaches the upper bound
+  and those whose optimum lies below it. The second need more exact passes to prove
+  optimality, which moves them up a class; whether the bound is reachable is the
+  puzzle's own decision problem.
 """
 
 from __future__ import annotations
@@ -86,7 +84,7 @@ def effort_markdown(result, near: dict) -> str:
 
     effort = config.LABEL_EFFORT[result.data.label_by]
     return (
-        f"The labels cut the solver's {effort} by thresholds. Within "
+        f"The labels cut {effort} by thresholds. Within "
         f"a factor {near['factor']:g} of a threshold lie {100 * near['share_of_rows_near']:.1f}% "
         f"of the puzzles but {100 * near['share_of_errors_near']:.1f}% of the errors (error "
         f"rate {near['error_rate_near']:.3f} there, {near['error_rate_far']:.3f} elsewhere). "
@@ -99,7 +97,7 @@ def effort_markdown(result, near: dict) -> str:
 
 
 def errors_by_bound(result) -> pd.DataFrame | None:
-    """Per class, rows whose optimum reaches the solver's upper bound or lies below it.
+    """Per class, rows whose optimum reaches the upper bound or lies below it.
 
     Returns None when the training data does not say (``TrainingData.below_upper``).
     Columns: ``class``, ``optimum`` ("at the bound" or "below it"), ``rows``,
@@ -130,10 +128,10 @@ def bound_markdown(table: pd.DataFrame) -> str:
         f"{100 * row.share_of_class:.1f}% of {name}" for name, row in below.iterrows()
     )
     return (
-        "Where the optimum lies below the solver's upper bound, a second exact pass must "
-        "prove it, at many times the work (`Work.exact_passes`). Below the bound: "
-        f"{shares}. Whether the bound is reachable is the puzzle's own decision problem: "
-        "no feature cheaper than solving knows it, and the errors follow it. "
-        "`experiments/label_ceiling.py` measures how far the forest would get if it knew "
-        "(an oracle column). Per class in errors_by_bound.csv.\n"
+        "Where the optimum lies below the upper bound, the search needs two more passes "
+        "to prove it, which can double its work. Below the bound: "
+        f"{shares}. Whether the bound is reachable is the puzzle's own decision problem; "
+        "the features bound_met, bound_refuted and bound_open decide it for most puzzles "
+        "with a small depth-first search. Recall per class and side in "
+        "errors_by_bound.csv.\n"
     )

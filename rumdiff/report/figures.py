@@ -15,12 +15,13 @@ __all__ = [
     "effort_figure",
     "explore_figure",
     "importance_figure",
+    "scatter_figure",
 ]
 
 #: The two metrics of an exploration heatmap: column and label.
 EXPLORE_METRICS = (
     ("mean_seconds", "mean solve time (s)"),
-    ("mean_transitions", "mean work (DP transitions)"),
+    ("mean_transitions", "mean search effort (transitions)"),
 )
 
 
@@ -57,10 +58,10 @@ def importance_figure(table: pd.DataFrame, title: str):
     order = table.sort_values("impurity", kind="stable")  # largest on top
     y = np.arange(len(order))
     left, right = figure.add_subplot(1, 2, 1), figure.add_subplot(1, 2, 2)
-    # The spread over trees is wide and says little about the forest: no error bars here.
-    left.barh(y, order["impurity"], color="tab:blue")
+    left.barh(y, order["impurity"], xerr=order["impurity_std"], color="tab:blue", capsize=2,
+              error_kw={"alpha": 0.5})  # fmt: skip
     left.set_yticks(y, order["feature"])
-    left.set_title("impurity (mean decrease, final model)")
+    left.set_title("impurity (mean decrease, final model; bars: std over trees)")
     right.barh(y, order["permutation"], xerr=order["permutation_std"], color="tab:orange",
                capsize=2)  # fmt: skip
     right.set_yticks(y, [""] * len(order))
@@ -161,4 +162,33 @@ def explore_figure(frame, grid: str, *, title: str = ""):
         axis.set_title(label)
         axis.set_aspect("equal")
     figure.suptitle(title)
+    return figure
+
+
+def scatter_figure(result, title: str):
+    """The difficulty score: out-of-fold predicted against true log10 effort."""
+    from matplotlib.colors import LogNorm
+    from matplotlib.figure import Figure
+
+    from rumdiff import config
+
+    data = result.data
+    truth, guess = data.target, result.regression.z_pred
+    scores = result.regression_metrics
+    figure = Figure(figsize=(6.5, 6), layout="constrained")
+    axes = figure.add_subplot(1, 1, 1)
+    low, high = min(truth.min(), guess.min()), max(truth.max(), guess.max())
+    # Many points: a 2-D histogram shows where they lie better than dots.
+    counts = axes.hist2d(truth, guess, bins=120, range=[[low, high], [low, high]],
+                         norm=LogNorm(), cmap="viridis")  # fmt: skip
+    figure.colorbar(counts[3], ax=axes, label="puzzles")
+    axes.plot([low, high], [low, high], color="black", linewidth=0.8)
+    effort = f"log10({config.LABEL_EFFORT[data.label_by]} + {config.EFFORT_FLOOR[data.label_by]:g})"
+    axes.set_xlabel(f"true {effort}")
+    axes.set_ylabel("predicted, out of fold")
+    axes.set_title(
+        f"{title}\nSpearman {scores['spearman']:.4f} (needing a search: "
+        f"{scores['spearman_dp']:.4f}), RMSE {scores['rmse']:.4f}, R^2 {scores['r2']:.4f}"
+    )
+    axes.set_aspect("equal")
     return figure

@@ -1,0 +1,146 @@
+"""A saved model's JSON sidecar: read, checked field by field, before the pickle is opened.
+
+:func:`read_model_sidecar` refuses, with a one-line :class:`ModelError`: a missing
+sidecar, one that is not a rumdiff model's, another model format
+(``config.MODEL_FORMAT``), another rumdiff or scikit-learn minor version, and any field
+of the wrong type or out of range (k, m and n, the feature set and names, the classes,
+the label measure and its thresholds), so that nothing downstream meets a value it
+cannot use. :func:`features_fingerprint` lets the loader refuse a model whose features
+rumdiff computes differently now.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from rumdiff import __version__, config
+
+__all__ = [
+    "MARKER",
+    "ModelError",
+    "features_fingerprint",
+    "file_sha256",
+    "read_model_sidecar",
+    "sidecar_path",
+]
+
+#: Marker in every sidecar: what kind of file this is.
+MARKER = "rumdiff-model"
+
+
+class ModelError(ValueError):
+    """A model file that cannot or must not be used, or puzzles it cannot judge."""
+
+
+def sidecar_path(path) -> Path:
+    """The JSON sidecar of a model file: ``PATH.json``."""
+    path = Path(path)
+    return path.with_name(path.name + ".json")
+
+
+def file_sha256(path) -> str:
+    """SHA-256 (hex) of a file's bytes."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _minor(version: str) -> tuple:
+    return tuple(version.split(".")[:2])
+
+
+def read_model_sidecar(path) -> dict:
+    """The sidecar of model file ``path``, checked (see the module docstring).
+
+    Raises
+    ------
+    ModelError
+    """
+    path = Path(path)
+    side = sidecar_path(path)
+    if not side.is_file():
+        raise ModelError(f"{path}: not a rumdiff model (no sidecar {side.name} beside it)")
+    try:
+        metadata = json.loads(side.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ModelError(f"{side}: not a rumdiff model sidecar ({first})") from None
+    if not isinstance(metadata, dict) or metadata.get("format") != MARKER:
+        raise ModelError(f'{side}: not a rumdiff model sidecar (no "format": "{MARKER}")')
+    _check_versions(path, metadata)
+    _check_fields(side, metadata)
+    return metadata
+
+
+def _check_versions(path: Path, metadata: dict) -> None:
+    import sklearn
+
+    if metadata.get("format_version") != config.MODEL_FORMAT:
+        raise ModelError(
+            f"{path}: model format {metadata.get('format_version')!r}, but this rumdiff reads "
+            f"format {config.MODEL_FORMAT}; train the model again (rumdiff train)"
+        )
+    for what, saved, have in (
+        ("rumdiff", metadata.get("rumdiff_version"), __version__),
+        ("scikit-learn", metadata.get("sklearn_version"), sklearn.__version__),
+    ):
+        if not isinstance(saved, str) or _minor(saved) != _minor(have):
+            raise ModelError(
+                f"{path}: saved with {what} {saved}, incompatible with the installed {have}; "
+                "train the model again or install that version"
+            )
+
+
+def _check_fields(side: Path, metadata: dict) -> None:
+    """Every field prediction uses, checked for type and range."""
+    from rumdiff.data.labels import check_thresholds
+    from rumdiff.validation import check_kmn, choice
+
+    def need(condition: bool, what: str) -> None:
+        if not condition:
+            raise ModelError(f"{side}: {what}")
+
+    for key in ("k", "m", "n", "feature_set", "feature_names", "classes", "class_names",
+                "label_by", "thresholds", "model_sha256"):  # fmt: skip
+        need(key in metadata, f"sidecar lacks {key!r}")
+    try:
+        check_kmn(metadata["k"], metadata["m"], metadata["n"])
+        choice("feature set", metadata["feature_set"], config.FEATURE_SETS)
+        choice("label measure", metadata["label_by"], config.LABEL_MEASURES)
+        check_thresholds(metadata["label_by"], metadata["thresholds"])
+    except (ValueError, TypeError) as error:
+        raise ModelError(f"{side}: {error}") from None
+    names = metadata["feature_names"]
+    need(isinstance(names, list) and all(isinstance(n, str) for n in names),
+         "feature_names must be a list of names")  # fmt: skip
+    need(
+        metadata["classes"] == list(config.CLASS_NAMES),
+        f"classes must be {list(config.CLASS_NAMES)}",
+    )
+    need(metadata["class_names"] == list(config.LABEL_NAMES),
+         f"class_names must be {list(config.LABEL_NAMES)}")  # fmt: skip
+    need(isinstance(metadata["model_sha256"], str), "model_sha256 must be text")
+
+
+def features_fingerprint(feature_set: str, *, k: int, m: int, n: int) -> str:
+    """SHA-256 of the features rumdiff.features computes now for fixed random puzzles.
+
+    Saved in the sidecar and compared when loading, so that a model is refused when
+    the features it was trained on are computed differently now, even under the same
+    names. The puzzles come from ``Generator.random``, whose stream numpy keeps stable.
+    """
+    import hashlib
+
+    from rumdiff.features import compute_features
+
+    rng = np.random.Generator(np.random.PCG64(config.SEED))
+    copies = (rng.random((config.FINGERPRINT_PUZZLES, n, k)) * (m + 1)).astype(np.int8)
+    values = compute_features(copies, m=m, feature_set=feature_set).to_numpy(np.float64)
+    return hashlib.sha256(np.round(values, 6).tobytes()).hexdigest()
