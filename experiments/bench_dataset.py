@@ -60,8 +60,9 @@ def main() -> None:
         )
         progress = ProgressCallback()
         began = time.perf_counter()
-        spec = DatasetSpec(count=args.count, seed=args.seed, feature_set=args.features,
-                           solvers=solvers)  # fmt: skip
+        spec = DatasetSpec(
+            count=args.count, seed=args.seed, feature_set=args.features, solvers=solvers
+        )
         metadata = build_dataset(
             path, spec, label_by=args.label_by, jobs=args.jobs, progress=progress
         )

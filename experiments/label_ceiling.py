@@ -1,12 +1,12 @@
-"""How well can any pre-solve feature predict the work labels? An oracle experiment.
+"""How well can any pre-solve feature predict the solver labels? An oracle experiment.
 
 Usage::
 
     python experiments/label_ceiling.py data/generated/default.parquet
-        [--rows 12000] [--widths 4 16] [--folds 5] [--jobs 2] [--seed 0] [--plain-dp]
+        [--rows 12000] [--widths 4 16] [--folds 5] [--jobs 2] [--seed 0] [--search]
 
 The solver's work on a puzzle that bounds do not settle is decided by two events
-(``rumdiff.solver.Work.exact_passes``): did the width-64 beam search meet the upper
+(``rumdiff.solve.Work.exact_passes``): did the width-64 beam search meet the upper
 bound (then no exact pass runs), and does the optimum reach the upper bound at all (if
 not, a second exact pass must prove it, at many times the work). This script re-solves a
 stratified sample of a labelled dataset, checks the scores against the dataset's, and
@@ -26,13 +26,14 @@ It prints a table of accuracy, macro-F1 and per-class F1, and how the labels spl
 the two events. If (3) and (4) are needed to reach a target, no feature cheaper than
 solving can reach it.
 
-With ``--plain-dp`` it also solves each puzzle with the beam search off
-(``beam_width=0``: the exact DP pruned only by the preprocessing bounds, like the
-thesis's solver) and compares, on the same folds and features, labels cut from that
-work with labels cut from the solver's, each by ``suggest_work_thresholds`` (the rule
-behind the default thresholds) and by terciles of the puzzles that need the DP; and, for
-each, how well the best single feature alone does (a depth-4 tree), which says how close
-the labels are to a threshold on one pre-solve count.
+With ``--search`` it also measures each puzzle's search effort (the reference search,
+``rumdiff.solve.search_effort``: the exact DP pruned only by the bounds known before it
+starts, like the thesis's solver; read from the dataset when it holds it) and compares,
+on the same folds and features, labels cut from that count with labels cut from the
+solver's, each by ``suggest_thresholds`` (the valleys, the rule behind the solver
+thresholds) and by terciles of the puzzles that need a search (the rule behind the search
+thresholds); and, for each, how well the best single feature alone does (a depth-4
+tree), which says how close the labels are to a threshold on one pre-solve count.
 """
 
 from __future__ import annotations
@@ -45,10 +46,10 @@ import pandas as pd
 
 from rumdiff import config
 from rumdiff.data import metadata_path, read_dataset, read_metadata
-from rumdiff.data.labels import label_by_work, suggest_work_thresholds
+from rumdiff.data.labels import label_by_transitions, suggest_thresholds, tercile_thresholds
 from rumdiff.learn.training import class_metrics, fit_forest, folds_of, stratified_subsample
 from rumdiff.puzzle import Puzzle, decode_puzzles
-from rumdiff.solve import solve
+from rumdiff.solve import search_effort, solve
 
 #: The default grid's larger trees, each drawing as many rows as ``rumdiff train``'s.
 FOREST = {
@@ -58,9 +59,9 @@ FOREST = {
 }
 
 
-def solver_events(copies, m, scores, widths, plain) -> pd.DataFrame:
-    """Re-solve each puzzle: the two events, whether each narrower beam meets the bound,
-    and, if ``plain``, the work and seconds of the exact DP without the beam search."""
+def solver_events(copies, m, scores, widths, searched) -> pd.DataFrame:
+    """Re-solve each puzzle: the solver's work, the two events, whether each narrower
+    beam meets the bound, and, if ``searched``, the search effort and its seconds."""
     rows = []
     for copy, expected in zip(copies, scores, strict=True):
         puzzle = Puzzle(copy, m=m)
@@ -75,11 +76,12 @@ def solver_events(copies, m, scores, widths, plain) -> pd.DataFrame:
         for width in widths:
             narrow = solve(puzzle, beam_width=width)
             row[f"beam{width}_met_upper"] = int(dp and narrow.work.exact_passes == 0)
+        row["solver_transitions"] = solution.work.transitions
         row["seconds"] = solution.work.seconds
-        if plain:
-            exact = solve(puzzle, beam_width=0)
-            row["plain_transitions"] = exact.work.transitions
-            row["plain_seconds"] = exact.work.seconds
+        if searched:
+            effort = search_effort(puzzle)
+            row["search_transitions"] = effort.transitions
+            row["search_seconds"] = effort.seconds
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -110,14 +112,12 @@ def best_single_feature(X, y, names, splits, *, seed) -> tuple[str, float]:
 
 
 def label_tables(frame, events, features, *, folds, jobs, seed) -> None:
-    """Labels from the solver's work against labels from the plain DP's, features only."""
+    """Labels from the solver's work against labels from the search effort, features only."""
     names = dict(enumerate(config.LABEL_NAMES, start=1))
-    method = frame["method"].to_numpy(dtype=object)
-    dp = method == "dp"
     X = frame[features].to_numpy(float)
     print(
-        f"\nmean seconds per puzzle: solver {events['seconds'].mean():.4f}, plain DP "
-        f"{events['plain_seconds'].mean():.4f} (same process, one after the other)"
+        f"\nmean seconds per puzzle: solver {events['seconds'].mean():.4f}, reference "
+        f"search {events['search_seconds'].mean():.4f} (same process, one after the other)"
     )
     print(
         "\n| labels from | thresholds | shares % | accuracy | macro-F1 | F1 per class "
@@ -125,16 +125,16 @@ def label_tables(frame, events, features, *, folds, jobs, seed) -> None:
     )
     print("|---|---|---|---|---|---|---|")
     measures = {
-        "solver work": frame["transitions"].to_numpy(),
-        "plain-DP work": events["plain_transitions"].to_numpy(),
+        "solver work": events["solver_transitions"].to_numpy(),
+        "search effort": events["search_transitions"].to_numpy(),
     }
     for measure, work in measures.items():
         rules = {
-            "suggested": suggest_work_thresholds(method, work),
-            "terciles": tuple(int(q) for q in np.quantile(work[dp], [1 / 3, 2 / 3])),
+            "valleys": suggest_thresholds(work),
+            "terciles": tercile_thresholds(work),
         }
         for rule, thresholds in rules.items():
-            y = label_by_work(method, work, thresholds)
+            y = label_by_transitions(work, thresholds)
             splits = folds_of(y, folds, seed)
             metrics = evaluate(X, y, splits, jobs=jobs, seed=seed)
             single, single_accuracy = best_single_feature(X, y, features, splits, seed=seed)
@@ -156,7 +156,7 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=config.SEED)
-    parser.add_argument("--plain-dp", action="store_true")
+    parser.add_argument("--search", action="store_true")
     args = parser.parse_args()
 
     metadata = read_metadata(metadata_path(args.dataset))
@@ -165,20 +165,21 @@ def main() -> None:
     features = list(metadata["features"])
     rows = stratified_subsample(frame["label"].to_numpy(), args.rows, args.seed)
     frame = frame.iloc[rows].reset_index(drop=True)
-    y = frame["label"].to_numpy()
-    print(f"{len(frame):,} puzzles of {args.dataset}, labels {metadata['label']}")
+    print(f"{len(frame):,} puzzles of {args.dataset} (sampled by its {metadata['label']} labels)")
 
     started = time.perf_counter()
     copies = decode_puzzles(frame["puzzle"].tolist(), k, n, m=m)
-    events = solver_events(copies, m, frame["score"].to_numpy(), args.widths, args.plain_dp)
+    events = solver_events(copies, m, frame["score"].to_numpy(), args.widths, args.search)
     print(f"re-solved in {time.perf_counter() - started:.0f} s; every score matches\n")
+    y = label_by_transitions(events["solver_transitions"], config.LABEL_THRESHOLDS["solver"])
     names = dict(enumerate(config.LABEL_NAMES, start=1))
-    split = pd.crosstab(
-        frame["label"].map(names), [events["beam_met_upper"], events["below_upper"]]
-    ).reindex([name for name in names.values() if name in set(frame["label"].map(names))])
-    print("labels by (width-64 beam met the upper bound, optimum below the upper bound):")
+    classes = pd.Series(y).map(names)
+    split = pd.crosstab(classes, [events["beam_met_upper"], events["below_upper"]]).reindex(
+        [name for name in names.values() if name in set(classes)]
+    )
+    print("solver labels by (width-64 beam met the upper bound, optimum below the bound):")
     print(split.to_string(), "\n")
-    work = frame.loc[frame["label"] > 1, "transitions"].groupby(
+    work = events.loc[y > 1, "solver_transitions"].groupby(
         [events["beam_met_upper"], events["below_upper"]]
     )
     print("median transitions of the puzzles bounds did not settle, by the same events:")
@@ -206,7 +207,7 @@ def main() -> None:
     print("|---|---|---|---|")
     for name, accuracy, macro, per_class in table:
         print(f"| {name} | {accuracy:.3f} | {macro:.3f} | {per_class} |")
-    if args.plain_dp:
+    if args.search:
         label_tables(frame, events, features, folds=args.folds, jobs=args.jobs, seed=args.seed)
 
 
