@@ -14,6 +14,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test,parquet]"
+	$(BIN)/python -m rumdiff.cli.warmup
 	touch $@
 
 run: setup

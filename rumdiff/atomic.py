@@ -4,7 +4,9 @@ Every file rumdiff writes (puzzle files, datasets, sidecars, models, reports, fi
 goes through :func:`atomic_write`: it is written to a temporary file beside its target,
 flushed to disk, then renamed over the target, so an interrupted run leaves the old file
 (or none), never a truncated one. :func:`staged` does the same for a whole folder of
-reports.
+reports. Only regular files are replaced: a symlink is followed and its target written,
+and a FIFO, device or socket (``/dev/null``, ``/dev/stdout``) is written straight through,
+never replaced.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import math
 import os
 import shutil
+import stat
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -49,13 +52,40 @@ def _fsync_dir(folder: Path) -> None:
         os.close(handle)
 
 
+def resolve_output(path) -> tuple[Path, bool]:
+    """Where writing to ``path`` really goes, and whether it may be replaced atomically.
+
+    A symlink (or a chain of them) leads to its target. The target may be replaced when
+    it is a regular file or does not exist yet; a FIFO, device or socket may only be
+    written into.
+
+    Raises
+    ------
+    IsADirectoryError
+        If the target is a folder.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target, True
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "Is a directory", str(path))
+    return target, stat.S_ISREG(mode)
+
+
 def atomic_write(path, write) -> None:
     """Call ``write(temporary_path)``, flush the file to disk, rename it to ``path``.
 
     The parent folder is created if missing. If ``write`` fails, ``path`` is left as it
-    was and the temporary file is removed.
+    was and the temporary file is removed. A symlink's target is written instead of the
+    link; a FIFO or device is written straight through (``write(path)``), never replaced
+    (:func:`resolve_output`).
     """
-    path = Path(path)
+    path, replaceable = resolve_output(path)
+    if not replaceable:
+        write(str(path))
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(handle)
@@ -118,6 +148,11 @@ def staged(outdir):
     try:
         yield stage
         for path in sorted(stage.iterdir()):
-            os.replace(path, outdir / path.name)
+            target, replaceable = resolve_output(outdir / path.name)
+            if replaceable:
+                os.replace(path, target)
+            else:
+                with open(path, "rb") as source, open(target, "wb") as sink:
+                    shutil.copyfileobj(source, sink)
     finally:
         shutil.rmtree(stage, ignore_errors=True)

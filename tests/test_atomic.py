@@ -2,6 +2,7 @@
 
 import os
 import stat
+import threading
 
 import pytest
 
@@ -57,3 +58,48 @@ def test_staged_moves_files_in_only_on_success(tmp_path):
         raise RuntimeError("failed half-way")
     assert sorted(os.listdir(outdir)) == ["a.txt"]
     assert (outdir / "a.txt").read_text() == "a"
+
+
+def test_a_symlink_is_followed_not_replaced(tmp_path):
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    atomic_write_text(link, "new\n")
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new\n"
+
+
+def test_a_fifo_is_written_through_not_replaced(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    atomic_write_text(fifo, "through\n")
+    reader.join(timeout=10)
+    assert received == ["through\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_a_device_is_written_through_not_replaced(tmp_path):
+    before = os.stat(os.devnull)
+    atomic_write_text(os.devnull, "nothing\n")
+    after = os.stat(os.devnull)
+    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
+
+
+def test_a_folder_is_refused(tmp_path):
+    with pytest.raises(IsADirectoryError):
+        atomic_write_text(tmp_path, "x")
+
+
+def test_staged_follows_a_symlink_in_the_folder(tmp_path):
+    target = tmp_path / "elsewhere.md"
+    target.write_text("old")
+    outdir = tmp_path / "out"
+    outdir.mkdir()
+    (outdir / "report.md").symlink_to(target)
+    with staged(outdir) as stage:
+        (stage / "report.md").write_text("new")
+    assert (outdir / "report.md").is_symlink() and target.read_text() == "new"

@@ -716,15 +716,27 @@ def test_cli_features(tmp_path, capsys):
     path = tmp_path / "puzzles.in"
     path.write_text(format_puzzles(Puzzles(stack, m=2)))
     out = tmp_path / "features.csv"
-    assert main(["features", str(path), "-n", "13", "-o", str(out), "--set", "thesis"]) == 0
+    assert main(["features", str(path), "-n", "13", "-o", str(out), "--features", "thesis"]) == 0
     table = pd.read_csv(out)
     expected = compute_features(stack, m=2, feature_set="thesis")
     assert table["puzzle"].tolist() == [1, 2, 3]
-    pd.testing.assert_frame_equal(table.drop(columns="puzzle"), expected)
+    assert (table[["k", "m", "n"]] == [4, 2, 13]).all(axis=None)
+    pd.testing.assert_frame_equal(table.drop(columns=["puzzle", "k", "m", "n"]), expected)
     assert main(["features", str(path), "-n", "13"]) == 0
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0] == ",".join(["puzzle", *feature_names("all", k=4, m=2)])
+    assert printed[0] == ",".join(["puzzle", "k", "m", "n", *feature_names("all", k=4, m=2)])
     assert len(printed) == 4
+
+
+def test_cli_features_of_a_puzzle_do_not_depend_on_its_file(tmp_path, capsys):
+    alone = tmp_path / "alone.in"
+    alone.write_text("1\n6\n1b 2b 3b 4r 5r 6r\n")
+    among = tmp_path / "among.in"
+    among.write_text("2\n6\n1b 2b 3b 4r 5r 6r\n3\n90y 91y 92y\n")
+    assert main(["features", str(alone)]) == 0
+    first = capsys.readouterr().out.splitlines()[1]
+    assert main(["features", str(among)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == first
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,10 @@ def test_cli_table_and_csv(model, puzzle_file, tmp_path, capsys):
     out = tmp_path / "out.csv"
     assert main(["predict", str(puzzle_file), "--model", model.path, "-o", str(out)]) == 0
     frame = pd.read_csv(out)
-    assert list(frame.columns) == _columns() and len(frame) == 40
+    columns = _columns()
+    assert list(frame.columns) == columns[:1] + ["k", "m", "n"] + columns[1:]
+    assert len(frame) == 40
+    assert (frame[["k", "m", "n"]] == [model.k, model.m, model.n]).all(axis=None)
     np.testing.assert_allclose(frame.filter(like="p_").sum(axis=1), 1, atol=1e-5)
     assert main(["predict", str(puzzle_file), "--model", model.path, "--format", "csv"]) == 0
     assert pd.read_csv(io.StringIO(capsys.readouterr().out)).equals(frame)
@@ -111,7 +114,8 @@ def test_cli_takes_k_m_n_from_the_model(model, tmp_path, capsys):
     small = tmp_path / "small.in"
     small.write_text("1\n3\n1b 1g 1r\n")  # largest value 1, yet read as n = 20
     assert main(["predict", str(small), "--model", model.path, "--format", "csv"]) == 0
-    assert len(pd.read_csv(io.StringIO(capsys.readouterr().out))) == 1
+    frame = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert len(frame) == 1 and frame["n"].tolist() == [20]
 
 
 BAD_FILES = {

@@ -27,11 +27,46 @@ class UserError(Exception):
     """An error to report in one line, without a traceback."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Help that shows every option's default, unless its help text already says it."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        shown = "default" in text or action.default in (None, False, argparse.SUPPRESS)
+        if shown or not action.option_strings:
+            return text
+        return f"{text} (default: {action.default})"
+
+
+class DescribedHelpFormatter(argparse.RawDescriptionHelpFormatter, HelpFormatter):
+    """:class:`HelpFormatter` that keeps the description's own line breaks."""
+
+
 class Parser(argparse.ArgumentParser):
     """argparse's parser, but a usage error is one line on stderr (and exit code 2)."""
 
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def version_text() -> str:
+    """rumdiff's version and those of the libraries its results depend on."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    parts = [f"rumdiff {__version__}"]
+    for name in ("numpy", "numba", "scikit-learn", "pandas", "python"):
+        if name == "python":
+            parts.append(f"python {sys.version.split()[0]}")
+            continue
+        try:
+            parts.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            parts.append(f"{name} (not installed)")
+    return ", ".join(parts)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,9 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="rumdiff",
         description="How hard is a Rummikub puzzle? Generate, solve, featurise, train, predict.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"rumdiff {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=version_text(),
+        help="show the versions of rumdiff and of the libraries it uses, and exit",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         try:

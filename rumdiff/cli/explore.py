@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from rumdiff import config
-from rumdiff.cli import UserError
+from rumdiff.cli import DescribedHelpFormatter, UserError
 from rumdiff.cli.options import generation_options
 
 DESCRIPTION = """\
@@ -25,7 +24,7 @@ def register(subparsers) -> None:
         "explore",
         help="heatmaps of mean solve time and work over p0 and p1 (thesis Figures 11, 12)",
         description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=DescribedHelpFormatter,
     )
     parser.add_argument("outdir", metavar="OUTDIR", help="folder for the CSV and the PNGs")
     parser.add_argument(

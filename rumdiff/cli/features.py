@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import puzzle_options, read_puzzle_file, write_output
+from rumdiff.cli.options import check_outputs, puzzle_options, read_puzzle_file, write_output
 
 
 def register(subparsers) -> None:
@@ -12,14 +12,20 @@ def register(subparsers) -> None:
         "features",
         help="pre-solve features of each puzzle, as CSV",
         description="Compute the pre-solve features of every puzzle in FILE and write one "
-        "CSV row per puzzle, with a 1-based 'puzzle' column first. 'thesis' is the "
-        "thesis's six (as its published solver computes them), 'extended' our set, 'all' "
-        "both.",
+        "CSV row per puzzle: a 1-based 'puzzle' column, k, m and n, then the features. "
+        "'thesis' is the thesis's six (as its published solver computes them), 'extended' "
+        "our set, 'all' both. Features depend on k, m and n (pct_0_copies counts the empty "
+        "cells of n values), so they default to fixed values, never to the file's largest: "
+        "a puzzle's features do not depend on the other puzzles in its file.",
     )
     puzzle_options(parser)
+    parser.set_defaults(k=config.K, n=config.N)
+    for action in parser._actions:
+        if action.dest in ("k", "n"):
+            action.help = {"k": "colours", "n": "largest value"}[action.dest]
     parser.add_argument("-o", "--output", default=None, help="write the CSV here (default: stdout)")
     parser.add_argument(
-        "--set", dest="feature_set", choices=config.FEATURE_SETS, default=config.FEATURE_SET,
+        "--features", dest="feature_set", choices=config.FEATURE_SETS, default=config.FEATURE_SET,
         help=f"which features (default: {config.FEATURE_SET})",
     )  # fmt: skip
     parser.set_defaults(run=run)
@@ -30,11 +36,14 @@ def run(args) -> int:
 
     from rumdiff.features import compute_features
 
+    check_outputs([args.file], [args.output])
     puzzles = read_puzzle_file(args)
     try:
         frame = compute_features(puzzles, m=puzzles.m, feature_set=args.feature_set)
     except ValueError as error:
         raise UserError(f"{args.file}: {error}") from None
+    for column, value in (("n", puzzles.n), ("m", puzzles.m), ("k", puzzles.k)):
+        frame.insert(0, column, value)
     frame.insert(0, "puzzle", np.arange(1, len(frame) + 1))
     write_output(args.output, frame.to_csv(index=False, lineterminator="\n"))
     return 0

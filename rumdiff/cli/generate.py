@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from rumdiff import config
-from rumdiff.cli import UserError
-from rumdiff.cli.options import generation_options, name_list, number_list
+from rumdiff.cli import DescribedHelpFormatter, UserError
+from rumdiff.cli.options import check_outputs, generation_options, name_list, number_list
 
 DESCRIPTION = """\
 Generate COUNT distinct random puzzles G(k, m, n), solve them exactly, compute their
@@ -35,7 +34,7 @@ def register(subparsers) -> None:
         "generate",
         help="generate, solve, featurise and label random puzzles",
         description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=DescribedHelpFormatter,
     )
     parser.add_argument(
         "out", nargs="?", default=None, metavar="OUT",
@@ -203,6 +202,7 @@ def run(args) -> int:
         return _relabel(args)
     if args.out is None:
         raise UserError("OUT is required: the dataset or puzzle file to write")
+    check_outputs([], [args.out, f"{args.out}.json"])
     if args.puzzles_only:
         return _puzzles_only(args)
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 
 from rumdiff import config
 from rumdiff.cli import UserError
 
 __all__ = [
+    "check_outputs",
     "generation_options",
     "name_list",
     "number_list",
@@ -92,3 +95,59 @@ def write_output(path: str | None, text: str) -> None:
         atomic_write_text(path, text)
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _identity(path: str):
+    """What a path really names: (device, inode) if it exists, else its resolved path."""
+    resolved = os.path.realpath(path)
+    try:
+        info = os.stat(resolved)
+    except OSError:
+        return resolved, False
+    special = not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode))
+    return (info.st_dev, info.st_ino), special
+
+
+def check_outputs(inputs, outputs) -> None:
+    """Refuse, before any work, outputs that would destroy an input or each other.
+
+    ``inputs`` and ``outputs`` are paths (``None`` and ``-`` are skipped). An output may
+    not be the same file as an input or as another output (through symlinks and hard
+    links too), unless it is a device or FIFO such as ``/dev/null``; its folder must be
+    a folder (or creatable) and writable.
+
+    Raises
+    ------
+    UserError
+        Naming the output and the clash.
+    """
+    inputs_by_identity, outputs_by_identity = {}, {}
+    for path in inputs:
+        if path is not None and str(path) != "-":
+            identity, special = _identity(str(path))
+            if not special:
+                inputs_by_identity[identity] = path
+    for path in outputs:
+        if path is None or str(path) == "-":
+            continue
+        identity, special = _identity(str(path))
+        if special:
+            continue
+        if identity in inputs_by_identity:
+            clash = inputs_by_identity[identity]
+            raise UserError(f"output {path} is the input {clash}; choose another output")
+        if identity in outputs_by_identity:
+            clash = outputs_by_identity[identity]
+            raise UserError(f"outputs {clash} and {path} are the same file; choose two")
+        outputs_by_identity[identity] = path
+        _check_creatable(str(path))
+
+
+def _check_creatable(path: str) -> None:
+    folder = os.path.dirname(os.path.realpath(path)) or "."
+    while not os.path.exists(folder):
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        raise UserError(f"cannot write {path}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"cannot write {path}: {folder} is not writable")

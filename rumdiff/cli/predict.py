@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import puzzle_options, read_puzzle_file, write_output
+from rumdiff.cli.options import check_outputs, puzzle_options, read_puzzle_file, write_output
 
 #: How to build the default model when it is missing (the README's pipeline).
 BUILD_HINT = "build it with `make default-model`, or give --model (rumdiff train ... --model PATH)"
@@ -42,6 +42,7 @@ def run(args) -> int:
     from rumdiff.learn.prediction import default_model_path, format_table, predict, to_csv
 
     path = args.model or default_model_path()
+    check_outputs([args.file, path, f"{path}.json"], [args.output])
     if args.model is None and not path.is_file():
         raise UserError(f"default model {path} is missing; {BUILD_HINT}")
     try:
@@ -57,5 +58,9 @@ def run(args) -> int:
     except ModelError as error:
         raise UserError(str(error)) from None
     form = args.format or ("csv" if str(args.output or "").endswith(".csv") else "table")
+    if form == "csv":  # a CSV travels alone: it says which puzzles it is about
+        frame.insert(1, "k", model.k)
+        frame.insert(2, "m", model.m)
+        frame.insert(3, "n", model.n)
     write_output(args.output, to_csv(frame) if form == "csv" else format_table(frame))
     return 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import number_list
+from rumdiff.cli.options import check_outputs, number_list
 
 
 def register(subparsers) -> None:
@@ -93,6 +93,11 @@ def run(args) -> int:
     if args.search_rows is not None and args.search_rows < 0:
         raise UserError(f"--search-rows must be 0 or more, got {args.search_rows}")
     search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
+    model_path = args.model or str(Path(args.outdir) / "model.joblib")
+    check_outputs(
+        [args.dataset, f"{args.dataset}.json"],
+        [model_path, f"{model_path}.json", str(Path(args.outdir) / "report.md")],
+    )
     thresholds = args.thresholds
     frame, metadata = _read(args.dataset)
     common = {"label_by": args.label_by, "thresholds": thresholds}

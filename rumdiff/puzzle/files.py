@@ -23,6 +23,7 @@ message names the file, the line and what is wrong, in one line.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -229,7 +230,7 @@ def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzl
 
 
 def read_puzzles(path, *, k: int | None = None, m: int = config.M, n: int | None = None):
-    """Read a puzzle file; see :func:`parse_puzzles`.
+    """Read a puzzle file (``-``: standard input); see :func:`parse_puzzles`.
 
     Raises
     ------
@@ -238,7 +239,7 @@ def read_puzzles(path, *, k: int | None = None, m: int = config.M, n: int | None
     """
     path = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
         raise PuzzleFileError(path, 0, f"cannot read: {error.strerror or error}") from None
     try:

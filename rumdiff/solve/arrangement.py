@@ -75,14 +75,16 @@ class Arrangement:
         return used
 
     def check(self, copies, s: int = config.S) -> int:
-        """Check the arrangement against a puzzle's copies and return its score.
+        """Check the arrangement against a puzzle (or its copies) and return its score.
 
         Raises
         ------
         InvalidArrangement
             If a set is malformed or the sets use more tiles than ``copies`` holds.
         """
-        copies = np.asarray(copies)
+        copies = np.asarray(getattr(copies, "copies", copies))
+        if copies.ndim != 2:
+            raise ValueError(f"copies must have shape (n, k), got {copies.shape}")
         n, k = copies.shape
         for run in self.runs:
             if not (0 <= run.colour < k and 1 <= run.start and run.end <= n):

@@ -1,0 +1,106 @@
+"""The command line's shared parts: help, defaults shown, versions, usage errors."""
+
+import io
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from rumdiff.cli import COMMANDS, build_parser, main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
+
+
+def test_version_names_the_libraries(capsys):
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    for name in ("rumdiff", "numpy", "numba", "scikit-learn"):
+        assert name in out
+
+
+def _options(parser):
+    for action in parser._actions:
+        if action.option_strings and action.default not in (None, False) and action.help:
+            yield action
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_with_a_default_shows_it_in_help(command):
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command")
+    parser = subparsers.choices[command]
+    text = parser.format_help()
+    assert "(default" in text
+    for action in _options(parser):
+        if action.dest == "help":
+            continue
+        help_text = parser._get_formatter()._get_help_string(action)
+        assert "default" in help_text, f"{command} {action.option_strings} hides its default"
+
+
+def test_usage_error_is_one_line_with_exit_code_2(capsys):
+    assert main(["solve"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "error:" in err
+
+
+@pytest.fixture
+def puzzle_file(tmp_path):
+    path = tmp_path / "a.in"
+    path.write_text("2\n3\n1b 2b 3b\n4\n5r 5g 5b 5y\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["solve", "{a}", "-o", "{a}"], "is the input"),
+        (["solve", "{a}", "-o", "{link}"], "is the input"),
+        (["features", "{a}", "-o", "{a}"], "is the input"),
+        (["predict", "{a}", "-o", "{a}"], "is the input"),
+        (["solve", "{a}", "-o", "{out}", "--stats", "{out}"], "are the same file"),
+        (["solve", "{a}", "-o", "{a}/x"], "is not a folder"),
+    ],
+)
+def test_an_output_that_would_destroy_an_input_is_refused_before_any_work(
+    arguments, message, puzzle_file, capsys
+):
+    link = puzzle_file.parent / "link"
+    link.symlink_to(puzzle_file)
+    before = puzzle_file.read_bytes()
+    names = {"a": puzzle_file, "link": link, "out": puzzle_file.parent / "out.txt"}
+    argv = [part.format(**names) for part in arguments]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert puzzle_file.read_bytes() == before
+    assert not (puzzle_file.parent / "out.txt").exists()
+
+
+def test_outputs_to_a_device_are_written_through(puzzle_file, capsys):
+    assert main(["solve", str(puzzle_file), "-o", os.devnull, "--stats", os.devnull]) == 0
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_solve_reports_a_failing_puzzle_and_solves_the_others(puzzle_file, tmp_path, capsys):
+    # Puzzle 2 of the examples needs a DP; a tiny state budget makes the solver give up.
+    example = (EXAMPLES / "mixed-20.in").read_text().splitlines()
+    puzzle_file.write_text("\n".join(["3", "3", "1b 2b 3b", *example[3:5], "4", "5r 5g 5b 5y"]))
+    stats = tmp_path / "stats.csv"
+    argv = ["solve", str(puzzle_file), "--max-states", "5", "--stats", str(stats), "-n", "100"]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["6", "unsolved", "20"]
+    errors = captured.err.strip().splitlines()
+    assert "puzzle 2" in errors[0] and "max_states=5" in errors[0]
+    assert errors[-1].endswith("1 of 3 puzzles unsolved")
+    rows = stats.read_text().splitlines()
+    assert rows[0].startswith("puzzle,k,m,n,score")
+    assert rows[1].startswith("1,4,2,100,6,") and rows[2].startswith("2,4,2,100,,")
+    assert rows[2].endswith(",failed")
+
+
+def test_a_puzzle_file_can_come_from_stdin(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"1\n3\n1b 2b 3b\n")))
+    assert main(["solve", "-"]) == 0
+    assert capsys.readouterr().out == "6\n"
