@@ -436,13 +436,20 @@ def test_progress_bar():
     assert [format_duration(s) for s in (0, 59.6, 61, 3725, None, float("inf"))] == [
         "0:00", "1:00", "1:01", "1:02:05", "--:--", "--:--"
     ]  # fmt: skip
-    clock = iter([0.0, 0.0, 10.0, 10.0, 10.0, 20.0, 20.0, 20.0, 20.0])
+    now = [0.0]
     stream = io.StringIO()
-    bar = ProgressBar(300, initial=100, stream=stream, clock=lambda: next(clock), log_interval=5)
+    bar = ProgressBar(400, initial=100, stream=stream, clock=lambda: now[0], log_interval=5)
+    now[0] = 60.0  # the first chunk pays for start-up: no rate, no ETA yet
     bar.update(150)
-    bar.update(300)
+    now[0] = 70.0
+    bar.update(200)
+    now[0] = 90.0
+    bar.update(400)
     bar.close()
     lines = stream.getvalue().splitlines()
-    assert len(lines) == 2
-    assert "150/300" in lines[0] and "5.0 puzzles/s" in lines[0] and "ETA 0:30" in lines[0]
-    assert "300/300 100.0%" in lines[1] and "ETA 0:00" in lines[1]
+    assert len(lines) == 3
+    assert "150/400" in lines[0] and "0.0 puzzles/s" in lines[0] and "ETA --:--" in lines[0]
+    assert "200/400" in lines[1] and "5.0 puzzles/s" in lines[1] and "ETA 0:40" in lines[1]
+    assert "elapsed 1:10" in lines[1]
+    lines = lines[1:]
+    assert "400/400 100.0%" in lines[1] and "ETA 0:00" in lines[1]

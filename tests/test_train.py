@@ -62,6 +62,22 @@ def test_training_data_refuses_bad_input(dataset):
     garbage.loc[len(frame) - 1, "tiles"] = np.nan  # the last row: every row is checked
     with pytest.raises(ValueError, match=f"'tiles' of row {len(frame) - 1} is nan"):
         training_data(garbage, metadata)
+    for column, value in (("tiles", -3), ("pct_0_copies", 250)):  # finite, but no puzzle's
+        garbage = frame.copy()
+        garbage.loc[len(frame) - 2, column] = value
+        with pytest.raises(ValueError, match=f"'{column}' of row {len(frame) - 2} is {value}"):
+            training_data(garbage, metadata)
+
+
+def test_fresh_features_are_checked_on_rows_from_the_whole_file(dataset, monkeypatch):
+    from rumdiff import config
+    from rumdiff.learn import check_features, training_data
+
+    monkeypatch.setattr(config, "FEATURE_CHECK_ROWS", 5)
+    frame, metadata = read(dataset)
+    frame.loc[len(frame) - 1, "tiles"] += 1  # the last row is always among those checked
+    with pytest.raises(ValueError, match=f"'tiles' of row {len(frame) - 1} .* rebuild"):
+        check_features(training_data(frame, metadata))
 
 
 def test_stale_feature_columns_are_refused(dataset):

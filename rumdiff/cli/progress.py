@@ -27,7 +27,8 @@ def format_duration(seconds: float) -> str:
 class ProgressBar:
     """Progress of ``total`` items, of which ``initial`` were done before (a resumed run).
 
-    The rate and the ETA count only the items done since the bar was made.
+    The rate and the ETA count only the items done after the first update that shows
+    progress (the ETA is unknown until the second), so neither includes start-up.
 
     Parameters
     ----------
@@ -67,42 +68,57 @@ class ProgressBar:
         self.interval = min_interval if self.tty else log_interval
         self._last = None
         self._drawn = None  # the count last drawn
+        self._base = None  # (time, count) of the first update with progress
 
-    def rate(self) -> float:
-        """Items per second since the bar started (0 before any item)."""
-        elapsed = self.clock() - self.started
-        return (self.done - self.initial) / elapsed if elapsed > 0 else 0.0
+    def rate(self, now: float | None = None) -> float:
+        """Items per second since the first item done after the bar started (0 before).
 
-    def line(self) -> str:
+        The first items of a run pay for starting workers and loading (or compiling) the
+        kernels; counting from them on keeps the rate and the ETA honest.
+        """
+        if self._base is None:
+            return 0.0
+        now = self.clock() if now is None else now
+        since, count = self._base
+        elapsed = now - since
+        return (self.done - count) / elapsed if elapsed > 0 and self.done > count else 0.0
+
+    def line(self, now: float | None = None) -> str:
         """The current line of text."""
+        now = self.clock() if now is None else now
         share = self.done / self.total if self.total else 1.0
         filled = int(round(share * self.width))
-        rate = self.rate()
-        eta = (self.total - self.done) / rate if rate > 0 else None
+        rate = self.rate(now)
+        if self.done >= self.total:
+            eta = 0.0
+        else:
+            eta = (self.total - self.done) / rate if rate > 0 else None
         return (
             f"[{'#' * filled}{'.' * (self.width - filled)}] "
             f"{self.done:,}/{self.total:,} {100 * share:5.1f}% "
             f"{rate:,.1f} {self.unit}/s "
-            f"elapsed {format_duration(self.clock() - self.started)} ETA {format_duration(eta)}"
+            f"elapsed {format_duration(now - self.started)} ETA {format_duration(eta)}"
         )
 
     def update(self, done: int, total: int | None = None) -> None:
         """Record ``done`` items in all and redraw if it is time to."""
+        now = self.clock()
+        if self._base is None and done > self.initial:
+            self._base = (now, int(done))
         self.done = int(done)
         if total is not None:
             self.total = int(total)
-        now = self.clock()
         if self._last is not None and now - self._last < self.interval and done < self.total:
             return
         self._last = now
-        self._draw()
+        self._draw(now)
 
-    def _draw(self) -> None:
+    def _draw(self, now: float | None = None) -> None:
         self._drawn = self.done
         if self.tty:
-            self.stream.write("\r" + self.line() + "\x1b[K")
+            self.stream.write("\r" + self.line(now) + "\x1b[K")
         else:
-            self.stream.write(self.line() + "\n")
+            self.stream.write(self.line(now) + "\n")
         self.stream.flush()
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ import dataclasses
 import shlex
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from rumdiff import config
@@ -59,6 +60,9 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--seed", type=int, default=config.SEED, help="random seed")
     parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress lines, only the results"
+    )
+    parser.add_argument(
         "--compare", action="store_true",
         help="also cross-validate the thesis and extended feature sets on the same folds "
         "and write one table (compare.md, compare.csv)",
@@ -99,6 +103,12 @@ def run(args) -> int:
         [model_path, f"{model_path}.json", str(Path(args.outdir) / "report.md")],
     )
     thresholds = args.thresholds
+    began = time.perf_counter()
+
+    def say(step: str) -> None:
+        if not args.quiet:
+            print(f"  {step} [{time.perf_counter() - began:.0f} s]", flush=True)
+
     frame, metadata = _read(args.dataset)
     common = {"label_by": args.label_by, "thresholds": thresholds}
     try:
@@ -113,10 +123,11 @@ def run(args) -> int:
         )
         result = training.train(
             data, grid=args.grid, folds=args.folds, jobs=args.jobs, seed=args.seed,
-            search_rows=search_rows, progress=lambda step: print(f"  {step}", flush=True),
+            search_rows=search_rows, progress=say,
         )  # fmt: skip
         comparison = None
         if args.compare:
+            say("comparing the thesis's and the extended feature sets on the same folds")
             comparison = compare.compare_feature_sets(
                 frame, metadata, grid=args.grid, search_rows=search_rows, folds=args.folds,
                 jobs=args.jobs, seed=args.seed, **common,
@@ -126,6 +137,7 @@ def run(args) -> int:
     outdir = Path(args.outdir)
     path = Path(args.model) if args.model else outdir / "model.joblib"
     command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
+    say("writing the report, figures and model")
     try:
         with staged(outdir) as stage:  # nothing lands in OUTDIR unless all succeed
             saved = models.save_model(models.build_model(result), stage / path.name)

@@ -83,8 +83,10 @@ def regression_metrics(truth, guess, needs_dp=None) -> dict:
     return out
 
 
-def cross_validate_regressor(data, splits, *, jobs: int = 1, seed: int = config.SEED):
+def cross_validate_regressor(data, splits, *, jobs: int = 1, seed: int = config.SEED, on_fold=None):
     """Fit the regressor on each fold's training rows; out-of-fold predictions and scores.
+
+    ``on_fold(fold, folds, seconds)``, if given, is called after each fold.
 
     Returns
     -------
@@ -101,6 +103,8 @@ def cross_validate_regressor(data, splits, *, jobs: int = 1, seed: int = config.
         scores = regression_metrics(z[test_rows], z_pred[test_rows])
         rows.append((fold, len(test_rows), scores["spearman"], scores["rmse"], scores["r2"],
                      seconds))  # fmt: skip
+        if on_fold is not None:
+            on_fold(fold, len(splits), seconds)
     columns = ["fold", "rows", "spearman", "rmse", "r2", "fit_seconds"]
     return z_pred, pd.DataFrame(rows, columns=columns)
 

@@ -263,8 +263,12 @@ def fit_forest(params: dict, X, y, *, jobs=1, seed=config.SEED):
     return make_pipeline(seed=seed, jobs=jobs, **params).fit(X, y)
 
 
-def cross_validate(data: TrainingData, params: dict, splits: list, *, jobs=1, seed=config.SEED):
+def cross_validate(
+    data: TrainingData, params: dict, splits: list, *, jobs=1, seed=config.SEED, on_fold=None
+):
     """Stage 2: fit ``params`` on each fold; out-of-fold predictions and per-fold scores.
+
+    ``on_fold(fold, folds, seconds)``, if given, is called after each fold.
 
     Returns
     -------
@@ -288,6 +292,8 @@ def cross_validate(data: TrainingData, params: dict, splits: list, *, jobs=1, se
         macro = f1_score(truth, guess, average="macro", labels=classes, zero_division=0)
         rows.append((fold, len(test_rows), accuracy_score(truth, guess), macro, seconds))
         first = model if first is None else first
+        if on_fold is not None:
+            on_fold(fold, len(splits), seconds)
     columns = ["fold", "rows", "accuracy", "macro_f1", "fit_seconds"]
     return y_pred, proba, classes, pd.DataFrame(rows, columns=columns), first
 
@@ -346,7 +352,8 @@ def train(
         Rows of the stratified subsample searched; None for every row; ``"grid"`` takes
         ``config.TRAIN_SEARCH_ROWS`` of a named grid (every row for a dict).
     progress : callable, optional
-        Called with the name of each stage as it starts.
+        Called with the name of each stage as it starts, and with a line after each
+        cross-validation fold.
 
     Returns
     -------
@@ -364,18 +371,25 @@ def train(
     def done(name: str) -> None:
         timings[name] = time.perf_counter() - mark
 
+    def on_fold(fold: int, folds: int, seconds: float) -> None:
+        if progress is not None:
+            progress(f"  fold {fold}/{folds} fitted in {seconds:.0f} s")
+
     check_features(data)
     splits = folds_of(data.y, folds, seed)
-    stage("grid search")
+    candidates = int(np.prod([len(v) for v in grid_for(grid).values()]))
+    stage(f"grid search: {candidates} candidates")
     best, table, searched = tune(data, grid, search_rows=search_rows, jobs=jobs, seed=seed)
     done("search")
     stage(f"classifier, {folds}-fold cross-validation")
     y_pred, proba, classes, fold_scores, first = cross_validate(
-        data, best, splits, jobs=jobs, seed=seed
+        data, best, splits, jobs=jobs, seed=seed, on_fold=on_fold
     )
     done("cross_validation")
     stage(f"regressor, {folds}-fold cross-validation")
-    z_pred, regression_folds = cross_validate_regressor(data, splits, jobs=jobs, seed=seed)
+    z_pred, regression_folds = cross_validate_regressor(
+        data, splits, jobs=jobs, seed=seed, on_fold=on_fold
+    )
     done("regressor_cross_validation")
     stage("final fits")
     final = fit_forest(best, data.X, data.y, jobs=jobs, seed=seed)

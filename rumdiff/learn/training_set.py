@@ -37,8 +37,8 @@ class TrainingData:
     k, m, n : int
         Parameters of the dataset's puzzles (all rows share them).
     puzzles : ndarray of int8, shape (sample, n, k)
-        A few decoded puzzles of the dataset, to check features and fit the model's
-        feature step.
+        A few decoded puzzles of the dataset, drawn from all of it, to check features
+        and fit the model's feature step.
     effort : ndarray of float64, shape (rows,)
         What the labels cut by thresholds (``config.LABEL_EFFORT[label_by]``):
         transitions or seconds; the report shows where the errors fall on it.
@@ -50,6 +50,8 @@ class TrainingData:
         SHA-256 of the dataset file, or ``""``.
     needs_dp : ndarray of bool, shape (rows,)
         Whether bounds leave each puzzle to a search (dataset column ``method``).
+    puzzle_rows : ndarray of int, shape (sample,), or None
+        The rows of ``puzzles`` (None: the first rows).
     below_upper : ndarray of bool, shape (rows,), or None
         Whether each puzzle's optimum lies below the solver's upper bound (dataset
         columns ``score`` and ``upper``): what decides many labels and no pre-solve
@@ -72,6 +74,7 @@ class TrainingData:
     source: str = ""
     sha256: str = ""
     below_upper: np.ndarray | None = None
+    puzzle_rows: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.y)
@@ -166,23 +169,39 @@ def training_data(
     if len(np.unique(y)) < 2:
         raise ValueError(f"all {len(y)} rows have the same {label_by} label; nothing to learn")
     X = frame[names].to_numpy(dtype=np.float64)
-    bad = ~np.isfinite(X)
+    # Every feature is a count, a gap or a percentage: any row outside that is damaged.
+    bad = ~np.isfinite(X) | (X < 0)
+    percent = np.array([name.startswith("pct_") for name in names], dtype=bool)
+    bad[:, percent] |= X[:, percent] > 100
     if bad.any():
         row, column = map(int, np.argwhere(bad)[0])
-        raise ValueError(f"feature {names[column]!r} of row {row} is {X[row, column]}; rebuild it")
+        raise ValueError(
+            f"feature {names[column]!r} of row {row} is {X[row, column]:g}, which no puzzle "
+            "gives; rebuild the dataset"
+        )
     X = X.astype(np.float32)
     below_upper = None
     if "score" in frame and "upper" in frame:
         below_upper = (frame["score"] < frame["upper"]).to_numpy()
-    sample = frame["puzzle"].iloc[: config.FEATURE_CHECK_ROWS]
-    puzzles = decode_puzzles(sample.tolist(), k, n, m=m)
+    rows = _check_rows(len(frame))
+    puzzles = decode_puzzles(frame["puzzle"].iloc[rows].tolist(), k, n, m=m)
     return TrainingData(
         X=X, y=y, feature_names=names, feature_set=feature_set, label_by=label_by,
         thresholds=list(thresholds), k=k, m=m, n=n, puzzles=puzzles,
         effort=frame[config.LABEL_EFFORT[label_by]].to_numpy(dtype=np.float64),
         needs_dp=_needs_dp(frame, label_by), metadata=metadata, source=str(source),
-        sha256=sha256, below_upper=below_upper,
+        sha256=sha256, below_upper=below_upper, puzzle_rows=rows,
     )  # fmt: skip
+
+
+def _check_rows(rows: int) -> np.ndarray:
+    """Rows whose features are computed afresh: spread over the whole file, first and
+    last included, the same for every run on the same number of rows."""
+    if rows <= config.FEATURE_CHECK_ROWS:
+        return np.arange(rows)
+    rng = np.random.default_rng(rows)
+    middle = rng.choice(np.arange(1, rows - 1), config.FEATURE_CHECK_ROWS - 2, replace=False)
+    return np.sort(np.concatenate([[0, rows - 1], middle]))
 
 
 def _needs_dp(frame, label_by: str) -> np.ndarray:
@@ -204,11 +223,13 @@ def check_features(data: TrainingData) -> None:
 
     fresh = compute_features(data.puzzles, m=data.m, feature_set=data.feature_set)
     fresh = fresh[data.feature_names].to_numpy(dtype=np.float32)
-    stored = data.X[: len(fresh)]
+    rows = np.arange(len(fresh)) if data.puzzle_rows is None else data.puzzle_rows
+    stored = data.X[rows]
     bad = ~np.isclose(fresh, stored, rtol=1e-5, atol=1e-6, equal_nan=True)
     if bad.any():
-        row, column = map(int, np.argwhere(bad)[0])
+        at, column = map(int, np.argwhere(bad)[0])
+        row = int(rows[at])
         raise ValueError(
-            f"feature {data.feature_names[column]!r} of row {row} is {stored[row, column]:g} "
-            f"in the dataset but {fresh[row, column]:g} when computed now; rebuild the dataset"
+            f"feature {data.feature_names[column]!r} of row {row} is {stored[at, column]:g} "
+            f"in the dataset but {fresh[at, column]:g} when computed now; rebuild the dataset"
         )
