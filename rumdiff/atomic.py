@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = [
+    "atomic_open",
     "atomic_write",
     "atomic_write_json",
     "atomic_write_png",
@@ -99,6 +100,36 @@ def atomic_write(path, write) -> None:
         Path(temporary).unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
+
+
+@contextlib.contextmanager
+def atomic_open(path, *, encoding: str = "utf-8"):
+    """A text stream (``\\n`` line endings) whose content replaces ``path`` on success.
+
+    For output written in pieces: memory holds a piece, not the file. If the block
+    raises, ``path`` is left as it was. Symlinks and special files as in
+    :func:`atomic_write`.
+    """
+    target, replaceable = resolve_output(path)
+    if not replaceable:
+        with open(target, "w", encoding=encoding, newline="\n") as stream:
+            yield stream
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
+    try:
+        os.chmod(temporary, _file_mode())
+        with open(handle, "w", encoding=encoding, newline="\n") as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    _fsync_dir(target.parent)
 
 
 def atomic_write_text(path, text: str, *, encoding: str = "utf-8") -> None:

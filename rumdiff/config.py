@@ -25,6 +25,9 @@ MAX_N = 10_000
 
 #: Solver budget: the most DP states kept over a whole puzzle before giving up.
 MAX_STATES = 50_000_000
+#: Largest --max-states and --beam-width the command line takes (the kernels count in int64).
+MAX_STATES_LIMIT = 2**40
+MAX_BEAM_WIDTH = 1_000_000
 #: Solver budget: the most DP states alive at once (between two colour passes); the
 #: kernel reserves lists of this size (64 bytes a state).
 MAX_LIVE_STATES = 1 << 23
@@ -188,6 +191,19 @@ DATASET_FORMAT = 2
 #: Exploration grid (thesis Figures 11 and 12): step of p0 and p1 in percent on the full
 #: 0-100% grid, step and extent of the zoomed grid, and puzzles per grid cell (the thesis
 #: used 100).
+#: Memory a generate or explore run may plan for, in GiB (--max-memory raises it): the
+#: work is sized up front and refused, with this limit named, if it would not fit.
+MAX_MEMORY_GB = 4.0
+#: Bytes a generated puzzle row costs beyond its n * k copies (columns, encodings).
+ROW_BYTES = 1_000
+
+#: Cells (values x colours) of the puzzles read from a file at a time by the commands
+#: that stream it (solve, features, predict): 2,500 puzzles G(4, ., 100).
+PUZZLE_BLOCK_CELLS = 1_000_000
+#: Longest line a puzzle file may have: the most tiles a puzzle holds (n = MAX_N, k = 6,
+#: m = 3), at most 11 bytes each.
+PUZZLE_LINE_BYTES = 10_000 * 6 * 3 * 11
+
 EXPLORE_STEP = 5.0
 EXPLORE_ZOOM_STEP = 1.0
 EXPLORE_ZOOM_MAX = 10.0

@@ -19,23 +19,15 @@ def test_version_names_the_libraries(capsys):
         assert name in out
 
 
-def _options(parser):
-    for action in parser._actions:
-        if action.option_strings and action.default not in (None, False) and action.help:
-            yield action
-
-
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_option_with_a_default_shows_it_in_help(command):
+def test_every_option_shows_its_default_in_help(command):
     subparsers = next(a for a in build_parser()._actions if a.dest == "command")
     parser = subparsers.choices[command]
-    text = parser.format_help()
-    assert "(default" in text
-    for action in _options(parser):
-        if action.dest == "help":
-            continue
-        help_text = parser._get_formatter()._get_help_string(action)
-        assert "default" in help_text, f"{command} {action.option_strings} hides its default"
+    formatter = parser._get_formatter()
+    for action in parser._actions:
+        if action.option_strings and action.dest != "help":
+            text = formatter._get_help_string(action)
+            assert "(default" in text or "(required)" in text, (command, action.option_strings)
 
 
 def test_usage_error_is_one_line_with_exit_code_2(capsys):
@@ -104,3 +96,37 @@ def test_a_puzzle_file_can_come_from_stdin(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"1\n3\n1b 2b 3b\n")))
     assert main(["solve", "-"]) == 0
     assert capsys.readouterr().out == "6\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "x.in", "--max-states", "100000000000000000000"],
+        ["solve", "x.in", "--max-states", "1e20"],
+        ["solve", "x.in", "--beam-width", "-1"],
+        ["solve", "x.in", "-k", "9"],
+        ["generate", "out.parquet", "--count", "0"],
+        ["train", "d.parquet", "-o", "out", "--folds", "1"],
+    ],
+)
+def test_numbers_are_range_checked_before_they_reach_a_kernel(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "must be a whole number" in err or "expected a whole number" in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["generate", "{out}", "--count", "1000000000"], "over the limit of 4 GiB"),
+        (["explore", "{dir}", "--step", "0.001"], "over the limit of 4 GiB"),
+        (["explore", "{dir}", "--step", "1e-7"], "raise --max-memory"),
+    ],
+)
+def test_work_that_would_not_fit_is_refused_up_front(argv, message, tmp_path, capsys):
+    names = {"out": tmp_path / "d.parquet", "dir": tmp_path / "explore"}
+    assert main([part.format(**names) for part in argv]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
+    assert list(tmp_path.iterdir()) == []

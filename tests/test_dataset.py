@@ -375,8 +375,8 @@ def test_bad_arguments(tmp_path):
         read_dataset(tmp_path / "missing.csv")
 
 
-def _one_line_error(capsys, argv, message):
-    assert main(argv) == 1
+def _one_line_error(capsys, argv, message, code=1):
+    assert main(argv) == code
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("rumdiff generate: error: "), err
     assert message in err
@@ -386,7 +386,7 @@ def test_cli_errors_are_one_line(capsys, tmp_path):
     out = str(tmp_path / "d.parquet")
     _one_line_error(capsys, ["generate"], "OUT is required")
     _one_line_error(capsys, ["generate", str(tmp_path / "d.txt")], "unknown dataset extension")
-    _one_line_error(capsys, ["generate", out, "--count", "0"], "count must be")
+    _one_line_error(capsys, ["generate", out, "--count", "0"], "--count: must be", code=2)
     _one_line_error(capsys, ["generate", out, "--jobs", "0"], "jobs must be")
     _one_line_error(capsys, ["generate", out, "--mode", "fixed"], "fixed mode needs percentages")
     _one_line_error(capsys, ["generate", out, "--thresholds", "3,2"], "increase strictly")
@@ -395,6 +395,11 @@ def test_cli_errors_are_one_line(capsys, tmp_path):
                     "need 3 thresholds")  # fmt: skip
     _one_line_error(capsys, ["generate", "--relabel", str(tmp_path / "no.csv")], "no such file")
     _one_line_error(capsys, ["generate", "--relabel", out, "--resume"], "cannot be combined")
+    pd.DataFrame({"id": [0]}).to_csv(tmp_path / "s.csv", index=False)
+    (tmp_path / "s.csv.json").write_text('{"columns": "x"}')
+    _one_line_error(capsys, ["generate", "--relabel", str(tmp_path / "s.csv")], "'columns' must be")
+    (tmp_path / "s.csv").unlink()
+    (tmp_path / "s.csv.json").unlink()
     work_dir(out).mkdir()
     _one_line_error(capsys, ["generate", out, *CLI_PARAMS], "unfinished run")
     (work_dir(out) / "run.json").write_text("{")
@@ -412,7 +417,7 @@ def test_cli_generates_a_dataset_and_a_puzzle_file(one_go, capsys, tmp_path):
     command = read_metadata(metadata_path(out))["command"]
     assert command[:3] == ["rumdiff", "generate", str(out)]
     assert " ".join(command[3:]).startswith(
-        "--count 60 -k 4 -m 2 -n 100 --seed 3 --jobs 1 --repeats 1 --mode mixed"
+        "--count 60 -k 4 -m 2 -n 100 --seed 3 --jobs 1 --repeats 1 --max-memory 4.0 --mode mixed"
     )
     puzzles = tmp_path / "p.txt"
     assert main(["generate", str(puzzles), "--puzzles-only", "--count", "7", "--seed", "2"]) == 0
@@ -453,3 +458,25 @@ def test_progress_bar():
     assert "elapsed 1:10" in lines[1]
     lines = lines[1:]
     assert "400/400 100.0%" in lines[1] and "ETA 0:00" in lines[1]
+
+
+def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path):
+    from rumdiff.processes import RunLock
+
+    path = tmp_path / "data.parquet"
+    with RunLock(f"{path}.lock", what=str(path)):
+        with pytest.raises(DatasetError, match=r"another process \(pid \d+\) is writing"):
+            build_dataset(path, SPEC, jobs=1)
+    assert not path.exists() and not work_dir(path).exists()
+
+
+def test_a_damaged_part_is_named_before_any_solving(tmp_path):
+    path = tmp_path / "data.parquet"
+    with pytest.raises(Stop):
+        build_dataset(path, SPEC, jobs=1, progress=_stop_after(1))
+    part = next(work_dir(path).glob("part-*"))
+    part.write_bytes(part.read_bytes()[:100])  # truncated, as by a full disk
+    seen = []
+    with pytest.raises(DatasetError, match=f"{part.name} is damaged .* delete it and resume"):
+        build_dataset(path, SPEC, jobs=1, resume=True, progress=lambda d, t: seen.append(d))
+    assert seen == []

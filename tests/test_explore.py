@@ -83,12 +83,12 @@ def test_cli_explore(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == [
         "explore.csv", "explore_full.png", "explore_zoom.png"
     ]  # fmt: skip
-    for bad, message in (
-        (["-m", "1"], "m >= 2"),
-        (["--samples", "0"], "samples"),
-        (["--zoom-max", "200"], "grid extent"),
-        (["--jobs", "0"], "--jobs"),
+    for bad, message, code in (
+        (["-m", "1"], "m >= 2", 1),
+        (["--samples", "0"], "--samples: must be a whole number", 2),
+        (["--zoom-max", "200"], "grid extent", 1),
+        (["--jobs", "0"], "--jobs", 1),
     ):
-        assert main([*argv, *bad, "--quiet"]) == 1
+        assert main([*argv, *bad, "--quiet"]) == code
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("rumdiff explore: error:") and message in err

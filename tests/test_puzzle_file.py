@@ -55,7 +55,7 @@ BAD = {
     "too many tiles": ("1\n1\n1b 2b\n", 3, "declares 1 tiles but lists 2"),
     "unknown colour": ("1\n1\n1x\n", 3, "unknown colour 'x'"),
     "colour beyond k": ("1\n1\n1o\n", 3, "unknown colour 'o'"),
-    "value zero": ("1\n1\n0b\n", 3, "value outside 1..n"),
+    "value zero": ("1\n1\n0b\n", 3, "value must be at least 1"),
     "value above n": ("1\n1\n9b\n", 3, "value outside 1..5"),
     "huge value": ("1\n1\n123456789012345b\n", 3, "too large"),
     "not a tile": ("1\n1\nb1\n", 3, "is not a tile"),

@@ -139,7 +139,7 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
     assert code == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(REPORT_FILES)
     printed = capsys.readouterr().out
-    assert "3-fold CV: accuracy" in printed and "model:" in printed
+    assert "3-fold CV, 39 all features: accuracy" in printed and "model:" in printed
     assert "difficulty score: Spearman" in printed and "regressor, 3-fold" in printed
 
     report = json.loads((out / "classification_report.json").read_text())
@@ -219,7 +219,6 @@ def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid, monkey
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--folds", "1"], "--folds must be at least 2"),
         (["--folds", "200"], "rows, fewer than the 200 folds"),
         (["--thresholds", "5,1"], "increase strictly"),
     ],
@@ -240,6 +239,13 @@ def test_cli_train_usage_errors_are_one_line(dataset, tmp_path, capsys):
         "rumdiff train: error: argument --thresholds: expected numbers separated by commas, "
         "got 'a,b' (see rumdiff train --help)\n"
     )
+
+
+def test_cli_train_folds_below_2_are_a_usage_error(dataset, tmp_path, capsys):
+    assert main(["train", str(dataset), "-o", str(tmp_path / "run"), "--folds", "1"]) == 2
+    error = capsys.readouterr().err
+    assert "--folds: must be a whole number in 2..1000, got 1" in error
+    assert error.count("\n") == 1
 
 
 def test_cli_train_bad_dataset(tmp_path, capsys, dataset):

@@ -28,14 +28,21 @@ class UserError(Exception):
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """Help that shows every option's default, unless its help text already says it."""
+    """Help that shows every option's default (``off`` for a flag, ``none`` when unset),
+    or that it is required, unless its help text already says it."""
 
     def _get_help_string(self, action):
         text = action.help or ""
-        shown = "default" in text or action.default in (None, False, argparse.SUPPRESS)
-        if shown or not action.option_strings:
+        if "(default" in text or not action.option_strings or action.default == argparse.SUPPRESS:
             return text
-        return f"{text} (default: {action.default})"
+        if action.required:
+            return f"{text} (required)"
+        shown = action.default
+        if shown is None or shown is False:
+            shown = "none" if shown is None else "off"
+        elif isinstance(shown, (list, tuple)):
+            shown = ",".join(map(str, action.default))
+        return f"{text} (default: {shown})"
 
 
 class DescribedHelpFormatter(argparse.RawDescriptionHelpFormatter, HelpFormatter):
@@ -100,9 +107,9 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help, --version, or a usage error already reported
         return stop.code if isinstance(stop.code, int) else EXIT_ERROR
-    if args.command is None:
-        parser.print_help()
-        return 0
+    if args.command is None:  # nothing to do: say what there is, as a usage error
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
     from rumdiff.puzzle import PuzzleFileError
 
     try:
@@ -113,7 +120,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print(f"rumdiff {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader left (| head): not an error
+        from rumdiff.cli.options import silence_stdout
+
+        silence_stdout()
         return 0
 
 

@@ -6,7 +6,7 @@ import sys
 
 from rumdiff import config
 from rumdiff.cli import DescribedHelpFormatter, UserError
-from rumdiff.cli.options import generation_options
+from rumdiff.cli.options import generation_options, integer
 
 DESCRIPTION = """\
 Solve SAMPLES random puzzles per cell of a grid of p0 (percent of cells with 0 copies)
@@ -41,7 +41,7 @@ def register(subparsers) -> None:
         help=f"extent of the zoomed grid, in percent (default: {config.EXPLORE_ZOOM_MAX:g})",
     )  # fmt: skip
     parser.add_argument(
-        "--samples", type=int, default=config.EXPLORE_SAMPLES,
+        "--samples", type=integer(1, 10**9), default=config.EXPLORE_SAMPLES,
         help=f"puzzles per grid cell (default: {config.EXPLORE_SAMPLES}; the thesis used 100)",
     )  # fmt: skip
     generation_options(
@@ -62,7 +62,8 @@ def run(args) -> int:
         frame = explore(
             step=args.step, zoom_step=args.zoom_step, zoom_max=args.zoom_max,
             samples=args.samples, k=args.k, m=args.m, n=args.n, seed=args.seed,
-            jobs=args.jobs, repeats=args.repeats, progress=None if args.quiet else progress,
+            jobs=args.jobs, repeats=args.repeats, max_memory_gb=args.max_memory,
+            progress=None if args.quiet else progress,
         )  # fmt: skip
         progress.close()
         written = write_explore(frame, args.outdir, k=args.k, m=args.m, n=args.n)

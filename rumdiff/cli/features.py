@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, puzzle_options, read_puzzle_file, write_output
+from rumdiff.cli.options import check_outputs, output_stream, puzzle_blocks, puzzle_options
 
 
 def register(subparsers) -> None:
@@ -34,16 +34,23 @@ def register(subparsers) -> None:
 def run(args) -> int:
     import numpy as np
 
-    from rumdiff.features import compute_features
+    from rumdiff.features import compute_features, feature_names
 
     check_outputs([args.file], [args.output])
-    puzzles = read_puzzle_file(args)
-    try:
-        frame = compute_features(puzzles, m=puzzles.m, feature_set=args.feature_set)
-    except ValueError as error:
-        raise UserError(f"{args.file}: {error}") from None
-    for column, value in (("n", puzzles.n), ("m", puzzles.m), ("k", puzzles.k)):
-        frame.insert(0, column, value)
-    frame.insert(0, "puzzle", np.arange(1, len(frame) + 1))
-    write_output(args.output, frame.to_csv(index=False, lineterminator="\n"))
+    shape = {"k": args.k, "m": args.m, "n": args.n}
+    with output_stream(args.output) as out:
+        done = 0
+        for block in puzzle_blocks(args):  # memory follows a block, not the file
+            try:
+                frame = compute_features(block, m=block.m, feature_set=args.feature_set)
+            except ValueError as error:
+                raise UserError(f"{args.file}: {error}") from None
+            for position, (column, value) in enumerate(shape.items(), start=1):
+                frame.insert(position - 1, column, value)
+            frame.insert(0, "puzzle", np.arange(done + 1, done + len(frame) + 1))
+            out.write(frame.to_csv(index=False, header=done == 0, lineterminator="\n"))
+            done += len(frame)
+        if done == 0:
+            names = feature_names(args.feature_set, k=args.k, m=args.m)
+            out.write(",".join(["puzzle", *shape, *names]) + "\n")
     return 0

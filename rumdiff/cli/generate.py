@@ -6,7 +6,14 @@ import sys
 
 from rumdiff import config
 from rumdiff.cli import DescribedHelpFormatter, UserError
-from rumdiff.cli.options import check_outputs, generation_options, name_list, number_list
+from rumdiff.cli.options import (
+    check_memory,
+    check_outputs,
+    generation_options,
+    integer,
+    name_list,
+    number_list,
+)
 
 DESCRIPTION = """\
 Generate COUNT distinct random puzzles G(k, m, n), solve them exactly, compute their
@@ -43,7 +50,7 @@ def register(subparsers) -> None:
         "(default: replace DATASET)",
     )  # fmt: skip
     parser.add_argument(
-        "--count", type=int, default=config.DATASET_COUNT,
+        "--count", type=integer(1, 2**40), default=config.DATASET_COUNT,
         help=f"number of puzzles (default: {config.DATASET_COUNT})",
     )  # fmt: skip
     generation_options(
@@ -95,7 +102,7 @@ def _label_options(parser) -> None:
         "search), solver (the fast solver), or both (default: the one --label-by needs)",
     )  # fmt: skip
     parser.add_argument(
-        "--beam-width", type=int, default=config.BEAM_WIDTH,
+        "--beam-width", type=integer(0, config.MAX_BEAM_WIDTH), default=config.BEAM_WIDTH,
         help="the fast solver's beam width: never changes a score, only the fast solver's "
         f"work (default: {config.BEAM_WIDTH})",
     )  # fmt: skip
@@ -113,7 +120,7 @@ def _dataset_options(parser) -> None:
         help=f"feature columns to store (default: {config.DATASET_FEATURE_SET})",
     )  # fmt: skip
     parser.add_argument(
-        "--chunk-size", type=int, default=config.DATASET_CHUNK,
+        "--chunk-size", type=integer(1, 10**7), default=config.DATASET_CHUNK,
         help="puzzles per saved chunk: an interruption loses at most the chunks being "
         f"solved (default: {config.DATASET_CHUNK})",
     )  # fmt: skip
@@ -203,6 +210,7 @@ def run(args) -> int:
     if args.out is None:
         raise UserError("OUT is required: the dataset or puzzle file to write")
     check_outputs([], [args.out, f"{args.out}.json"])
+    check_memory(args.count, args.k, args.n, args.max_memory)
     if args.puzzles_only:
         return _puzzles_only(args)
 

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shutil
 import stat
 import sys
+import tempfile
 
 from rumdiff import config
 from rumdiff.cli import UserError
 
 __all__ = [
+    "check_memory",
     "check_outputs",
     "generation_options",
+    "integer",
     "name_list",
     "number_list",
+    "output_stream",
     "puzzle_options",
-    "read_puzzle_file",
+    "puzzle_blocks",
     "write_output",
 ]
 
@@ -31,6 +37,25 @@ def number_list(text: str) -> list[float]:
         ) from None
 
 
+def integer(low: int | None = None, high: int | None = None):
+    """An argparse type: a whole number in low..high, else a one-line usage error."""
+
+    def parse(text: str) -> int:
+        from rumdiff.validation import whole
+
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        try:
+            return whole("value", value, low=low, high=high)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error).removeprefix("value ")) from None
+
+    parse.__name__ = "whole number"  # argparse names the type in its messages
+    return parse
+
+
 def name_list(text: str) -> tuple[str, ...]:
     """An option's list of names, separated by commas (``search,solver``)."""
     return tuple(part.strip() for part in text.split(",") if part.strip())
@@ -40,14 +65,20 @@ def puzzle_options(parser: argparse.ArgumentParser) -> None:
     """Add the options every command that reads a puzzle file shares."""
     parser.add_argument("file", help="puzzle file in the thesis format")
     parser.add_argument(
-        "-k", type=int, default=None,
+        "-k", type=integer(1, config.MAX_K), default=None,
         help="colours (default: from the letters used, at least 4)",
     )  # fmt: skip
     parser.add_argument(
-        "-m", type=int, default=config.M, help=f"most copies of a tile (default: {config.M})"
+        "-m",
+        type=integer(1, config.MAX_M),
+        default=config.M,
+        help=f"most copies of a tile (default: {config.M})",
     )
     parser.add_argument(
-        "-n", type=int, default=None, help="largest value (default: the largest in the file)"
+        "-n",
+        type=integer(1, config.MAX_N),
+        default=None,
+        help="largest value (default: the largest in the file)",
     )
 
 
@@ -56,18 +87,30 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
 
     -k, -m, -n (the puzzles' shape), --seed, --jobs, --repeats and -q.
     """
-    parser.add_argument("-k", type=int, default=config.K, help=f"colours (default: {config.K})")
-    parser.add_argument("-m", type=int, default=config.M, help=f"{m_help} (default: {config.M})")
-    parser.add_argument("-n", type=int, default=config.N, help=f"values (default: {config.N})")
     parser.add_argument(
-        "--seed", type=int, default=config.SEED, help=f"random seed (default: {config.SEED})"
+        "-k", type=integer(1, config.MAX_K), default=config.K, help=f"colours (default: {config.K})"
     )
     parser.add_argument(
-        "--jobs", type=int, default=config.DATASET_JOBS,
+        "-m",
+        type=integer(1, config.MAX_M),
+        default=config.M,
+        help=f"{m_help} (default: {config.M})",
+    )
+    parser.add_argument(
+        "-n", type=integer(1, config.MAX_N), default=config.N, help=f"values (default: {config.N})"
+    )
+    parser.add_argument(
+        "--seed",
+        type=integer(0, 2**63 - 1),
+        default=config.SEED,
+        help=f"random seed (default: {config.SEED})",
+    )
+    parser.add_argument(
+        "--jobs", type=integer(-1024, 1024), default=config.DATASET_JOBS,
         help=f"worker processes; {jobs_help} (default: {config.DATASET_JOBS})",
     )  # fmt: skip
     parser.add_argument(
-        "--repeats", type=int, default=config.DATASET_REPEATS,
+        "--repeats", type=integer(1, 1000), default=config.DATASET_REPEATS,
         help="solves per puzzle, the fastest time is kept; multiplies the solving time "
         f"(default: {config.DATASET_REPEATS})",
     )  # fmt: skip
@@ -75,26 +118,77 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
         "-q", "--quiet", action="store_true",
         help="no progress bar or summary on stderr (default: off)",
     )  # fmt: skip
+    parser.add_argument(
+        "--max-memory", type=float, default=config.MAX_MEMORY_GB, metavar="GB",
+        help="refuse, before any work, a run that could need more memory than this, in GiB",
+    )  # fmt: skip
 
 
-def read_puzzle_file(args):
-    """Read the puzzle file named by :func:`puzzle_options`' arguments."""
-    from rumdiff.puzzle import read_puzzles
+def puzzle_blocks(args):
+    """The puzzle file of :func:`puzzle_options`' arguments, in bounded blocks
+    (:func:`rumdiff.puzzle.iter_puzzles`); ``args.k`` and ``args.n`` must be set."""
+    from rumdiff.puzzle import iter_puzzles
 
-    return read_puzzles(args.file, k=args.k, m=args.m, n=args.n)
+    return iter_puzzles(args.file, k=args.k, m=args.m, n=args.n)
+
+
+@contextlib.contextmanager
+def output_stream(path: str | None):
+    """A text stream for a command's output, committed only if the block succeeds.
+
+    A file is written atomically (:func:`rumdiff.atomic.atomic_open`); standard output
+    (no path, or ``-``) is spooled to a temporary file and copied out at the end, so
+    that an error part-way leaves no partial output there either.
+    """
+    if path is not None and path != "-":
+        from rumdiff.atomic import atomic_open
+
+        try:
+            with atomic_open(path) as stream:
+                yield stream
+        except OSError as error:
+            raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+        return
+    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n") as spool:
+        yield spool
+        spool.seek(0)
+        try:
+            shutil.copyfileobj(spool, sys.stdout)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            silence_stdout()
+            raise UserError(f"cannot write to standard output: {error.strerror or error}") from None
 
 
 def write_output(path: str | None, text: str) -> None:
     """Write command output to a file atomically, or to stdout when no path is given."""
-    if path is None or path == "-":
-        sys.stdout.write(text)
-        return
-    from rumdiff.atomic import atomic_write_text
+    with output_stream(path) as stream:
+        stream.write(text)
 
+
+def silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush of text a
+    closed pipe or a full disk refused cannot fail again with a traceback."""
     try:
-        atomic_write_text(path, text)
-    except OSError as error:
-        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real stdout (a test's capture): nothing to flush
+        pass
+
+
+def check_memory(count: int, k: int, n: int, max_memory_gb: float) -> None:
+    """Refuse, before any work, ``count`` puzzles G(k, ., n) that could need more memory
+    than ``max_memory_gb`` GiB (their copies twice over and a dataset row each)."""
+    need = count * (2 * n * k + config.ROW_BYTES)
+    if need > max_memory_gb * 2**30:
+        raise UserError(
+            f"{count:,} puzzles of {n} values and {k} colours need up to "
+            f"{need / 2**30:,.1f} GiB, over the limit of {max_memory_gb:g} GiB; generate "
+            "fewer (--count) or raise --max-memory"
+        )
 
 
 def _identity(path: str):

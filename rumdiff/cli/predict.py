@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, puzzle_options, read_puzzle_file, write_output
+from rumdiff.cli.options import check_outputs, output_stream, puzzle_blocks, puzzle_options
 
 #: How to build the default model when it is missing (the README's pipeline).
 BUILD_HINT = "build it with `make default-model`, or give --model (rumdiff train ... --model PATH)"
@@ -15,7 +15,9 @@ def register(subparsers) -> None:
         "predict",
         help="predict the difficulty class of each puzzle (easy/moderate/medium/hard)",
         description="Predict the difficulty of every puzzle in FILE with a trained model: "
-        "one row per puzzle with its index, predicted class and class probabilities. "
+        "one row per puzzle with its index, predicted class, class probabilities and "
+        "predicted search effort (effort, with effort_low and effort_high, the spread of the "
+        "regressor's trees). "
         "k, m and n default to the model's. Model files are pickles: load only trusted ones.",
     )
     puzzle_options(parser)
@@ -52,15 +54,36 @@ def run(args) -> int:
     args.k = model.k if args.k is None else args.k
     args.m = model.m if args.m is None else args.m
     args.n = model.n if args.n is None else args.n
-    puzzles = read_puzzle_file(args)
-    try:
-        frame = predict(model, puzzles)
-    except ModelError as error:
-        raise UserError(str(error)) from None
     form = args.format or ("csv" if str(args.output or "").endswith(".csv") else "table")
-    if form == "csv":  # a CSV travels alone: it says which puzzles it is about
-        frame.insert(1, "k", model.k)
-        frame.insert(2, "m", model.m)
-        frame.insert(3, "n", model.n)
-    write_output(args.output, to_csv(frame) if form == "csv" else format_table(frame))
+    with output_stream(args.output) as out:
+        done = 0
+        for block in puzzle_blocks(args):  # memory follows a block, not the file
+            try:
+                frame = predict(model, block)
+            except ModelError as error:
+                raise UserError(str(error)) from None
+            frame["puzzle"] += done
+            if form == "csv":  # a CSV travels alone: it says which puzzles it is about
+                frame.insert(1, "k", model.k)
+                frame.insert(2, "m", model.m)
+                frame.insert(3, "n", model.n)
+                out.write(to_csv(frame, header=done == 0))
+            else:
+                out.write(format_table(frame, header=done == 0))
+            done += len(frame)
+        if done == 0:
+            out.write(_empty(model, form))
     return 0
+
+
+def _empty(model, form: str) -> str:
+    """The header alone, for a file of no puzzles."""
+    from rumdiff.learn.prediction import format_table, predict, to_csv
+    from rumdiff.puzzle import Puzzles
+
+    frame = predict(model, Puzzles.empty(k=model.k, m=model.m, n=model.n))
+    if form == "csv":
+        for position, column in enumerate("kmn", start=1):
+            frame.insert(position, column, [])
+        return to_csv(frame)
+    return format_table(frame)

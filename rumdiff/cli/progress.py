@@ -89,6 +89,8 @@ class ProgressBar:
         share = self.done / self.total if self.total else 1.0
         filled = int(round(share * self.width))
         rate = self.rate(now)
+        if rate == 0 and self.done >= self.total and now > self.started:
+            rate = (self.done - self.initial) / (now - self.started)  # one chunk: all we have
         if self.done >= self.total:
             eta = 0.0
         else:

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import sys
+import tempfile
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, puzzle_options, read_puzzle_file, write_output
+from rumdiff.cli.options import (
+    check_outputs,
+    integer,
+    output_stream,
+    puzzle_blocks,
+    puzzle_options,
+)
 
 STATS_COLUMNS = (
     "puzzle", "k", "m", "n", "score", "lower", "upper", "removed", "segments", "dp_segments",
@@ -35,49 +44,69 @@ def register(subparsers) -> None:
         "--show", action="store_true", help="print each optimal arrangement after its score"
     )
     parser.add_argument(
-        "--beam-width", type=int, default=config.BEAM_WIDTH,
+        "--beam-width", type=integer(0, config.MAX_BEAM_WIDTH), default=config.BEAM_WIDTH,
         help="states per value in the beam search that seeds the exact DP",
     )  # fmt: skip
     parser.add_argument(
-        "--max-states", type=int, default=config.MAX_STATES,
+        "--max-states", type=integer(1, config.MAX_STATES_LIMIT), default=config.MAX_STATES,
         help="budget: give up on a puzzle that needs more DP states",
     )  # fmt: skip
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from rumdiff.solve import SolverBudgetError, solve
+    from rumdiff.puzzle import scan_puzzles
 
     check_outputs([args.file], [args.output, args.stats])
-    puzzles = read_puzzle_file(args)
-    scores, stats = [], []
-    failed = 0
-    for number, puzzle in enumerate(puzzles, start=1):
-        try:
-            solution = solve(puzzle, beam_width=args.beam_width, max_states=args.max_states)
-        except (SolverBudgetError, ValueError) as error:
-            # One puzzle the solver gives up on must not hide the others' scores.
-            failed += 1
-            print(f"rumdiff solve: error: {args.file}: puzzle {number}: {error}", file=sys.stderr)
-            scores.append(UNSOLVED)
-            blank = ("",) * (len(STATS_COLUMNS) - 5)
-            stats.append((number, puzzles.k, puzzles.m, puzzles.n) + blank + ("failed",))
-            continue
-        line = str(solution.score)
-        if args.show:
-            shown = str(solution.arrangement)
-            line += f"\n# puzzle {number}\n" + (shown + "\n" if shown else "") + "#"
-        scores.append(line)
-        work = solution.work
-        stats.append(
-            (number, puzzles.k, puzzles.m, puzzles.n, solution.score, solution.lower,
-             solution.upper, solution.removed, solution.segments, solution.dp_segments,
-             work.states, work.transitions, f"{work.seconds:.6f}", work.method)
-        )  # fmt: skip
-    if args.stats:
-        table = [",".join(STATS_COLUMNS)] + [",".join(map(str, row)) for row in stats]
-        write_output(args.stats, "\n".join(table) + "\n")
-    write_output(args.output, "".join(f"{line}\n" for line in scores))
+    with contextlib.ExitStack() as stack:
+        if args.file == "-":  # read twice below: keep standard input in a temporary file
+            args.file = _spool_stdin(stack)
+        if args.k is None or args.n is None:  # the whole file's defaults, without holding it
+            k, n, _ = scan_puzzles(args.file, m=args.m)
+            args.k, args.n = args.k or k, args.n or n
+        scores = stack.enter_context(output_stream(args.output))
+        stats = stack.enter_context(output_stream(args.stats)) if args.stats else None
+        if stats is not None:
+            stats.write(",".join(STATS_COLUMNS) + "\n")
+        number = failed = 0
+        for block in puzzle_blocks(args):  # memory follows a block, not the file
+            for puzzle in block:
+                number += 1
+                score, row = _solve_one(args, number, puzzle)
+                failed += score == UNSOLVED
+                scores.write(score + "\n")
+                if stats is not None:
+                    stats.write(",".join(map(str, row)) + "\n")
     if failed:
-        raise UserError(f"{args.file}: {failed} of {len(puzzles)} puzzles {UNSOLVED}")
+        raise UserError(f"{args.file}: {failed} of {number} puzzles {UNSOLVED}")
     return 0
+
+
+def _spool_stdin(stack: contextlib.ExitStack) -> str:
+    spool = stack.enter_context(tempfile.NamedTemporaryFile(prefix="rumdiff-stdin-"))
+    shutil.copyfileobj(sys.stdin.buffer, spool)
+    spool.flush()
+    return spool.name
+
+
+def _solve_one(args, number: int, puzzle) -> tuple[str, tuple]:
+    """The score line and the stats row of one puzzle; a puzzle the solver gives up on
+    is reported on stderr and marked, so that it never hides the others."""
+    from rumdiff.solve import SolverBudgetError, solve
+
+    shape = (number, puzzle.k, puzzle.m, puzzle.n)
+    try:
+        solution = solve(puzzle, beam_width=args.beam_width, max_states=args.max_states)
+    except (SolverBudgetError, ValueError) as error:
+        print(f"rumdiff solve: error: {args.file}: puzzle {number}: {error}", file=sys.stderr)
+        return UNSOLVED, shape + ("",) * (len(STATS_COLUMNS) - 5) + ("failed",)
+    line = str(solution.score)
+    if args.show:
+        shown = str(solution.arrangement)
+        line += f"\n# puzzle {number}\n" + (shown + "\n" if shown else "") + "#"
+    work = solution.work
+    row = shape + (
+        solution.score, solution.lower, solution.upper, solution.removed, solution.segments,
+        solution.dp_segments, work.states, work.transitions, f"{work.seconds:.6f}", work.method,
+    )  # fmt: skip
+    return line, row

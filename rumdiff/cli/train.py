@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, number_list
+from rumdiff.cli.options import check_outputs, integer, number_list
 
 
 def register(subparsers) -> None:
@@ -48,17 +48,22 @@ def register(subparsers) -> None:
         "'thesis' (the thesis's 81 candidates, searched on every row: slow)",
     )  # fmt: skip
     parser.add_argument(
-        "--search-rows", type=int, default=None, metavar="N",
+        "--search-rows", type=integer(0, 2**40), default=None, metavar="N",
         help="rows of the stratified subsample the grid is searched on, 0 for all "
         "(default: 40,000 for the default grid, all for thesis)",
     )  # fmt: skip
     parser.add_argument(
-        "--folds", type=int, default=config.TRAIN_FOLDS, help="cross-validation folds"
+        "--folds", type=integer(2, 1000), default=config.TRAIN_FOLDS, help="cross-validation folds"
     )
     parser.add_argument(
-        "--jobs", type=int, default=config.TRAIN_JOBS, help="parallel workers (-1: every core)"
+        "--jobs",
+        type=integer(-1024, 1024),
+        default=config.TRAIN_JOBS,
+        help="parallel workers (-1: every core)",
     )
-    parser.add_argument("--seed", type=int, default=config.SEED, help="random seed")
+    parser.add_argument(
+        "--seed", type=integer(0, 2**63 - 1), default=config.SEED, help="random seed"
+    )
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no progress lines, only the results"
     )
@@ -88,14 +93,11 @@ def _read(path: str):
 
 def run(args) -> int:
     from rumdiff.atomic import staged
+    from rumdiff.cli.progress import format_duration
     from rumdiff.learn import compare, training, training_set
     from rumdiff.learn import model as models
     from rumdiff.report import report
 
-    if args.folds < 2:
-        raise UserError(f"--folds must be at least 2, got {args.folds}")
-    if args.search_rows is not None and args.search_rows < 0:
-        raise UserError(f"--search-rows must be 0 or more, got {args.search_rows}")
     search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
     model_path = args.model or str(Path(args.outdir) / "model.joblib")
     check_outputs(
@@ -107,7 +109,8 @@ def run(args) -> int:
 
     def say(step: str) -> None:
         if not args.quiet:
-            print(f"  {step} [{time.perf_counter() - began:.0f} s]", flush=True)
+            at = format_duration(time.perf_counter() - began)
+            print(f"  {step} (at {at})", flush=True)
 
     frame, metadata = _read(args.dataset)
     common = {"label_by": args.label_by, "thresholds": thresholds}
@@ -127,10 +130,11 @@ def run(args) -> int:
         )  # fmt: skip
         comparison = None
         if args.compare:
-            say("comparing the thesis's and the extended feature sets on the same folds")
+            say("comparing feature sets on the same folds")
             comparison = compare.compare_feature_sets(
                 frame, metadata, grid=args.grid, search_rows=search_rows, folds=args.folds,
-                jobs=args.jobs, seed=args.seed, **common,
+                jobs=args.jobs, seed=args.seed, progress=lambda step: say(f"  {step}"),
+                **common,
             )  # fmt: skip
     except ValueError as error:
         raise UserError(f"{args.dataset}: {error}") from None
@@ -152,8 +156,9 @@ def run(args) -> int:
     cv = saved.metadata["cv"]
     effort = cv["effort"]
     print(
-        f"{args.folds}-fold CV: accuracy {cv['accuracy']:.4f}, macro-F1 {cv['macro_f1']:.4f} "
-        f"(best {result.best_params}, {result.timings['total']:.0f} s)"
+        f"{args.folds}-fold CV, {len(result.data.feature_names)} {result.data.feature_set} "
+        f"features: accuracy {cv['accuracy']:.4f}, macro-F1 {cv['macro_f1']:.4f} "
+        f"(best {result.best_params})"
     )
     print(
         f"difficulty score: Spearman {effort['spearman']:.4f} (needing a search "
@@ -163,11 +168,13 @@ def run(args) -> int:
     if comparison is not None:
         for row in comparison[0].itertuples(False):
             print(
-                f"  {row.feature_set:>9}: accuracy {row.accuracy_mean:.4f} ± {row.accuracy_std:.4f}"
+                f"  {row.feature_set:>9} ({row.features} features): accuracy "
+                f"{row.accuracy_mean:.4f} ± {row.accuracy_std:.4f}"
                 f", macro-F1 {row.macro_f1_mean:.4f} ± {row.macro_f1_std:.4f}"
             )
     size = saved.metadata["model_bytes"]
     print(f"model: {path} ({size / 2**20:.1f} MB); report: {Path(args.outdir) / 'report.md'}")
+    print(f"done in {format_duration(time.perf_counter() - began)}")
     if size > config.MODEL_MAX_BYTES:
         print(
             f"note: the model exceeds {config.MODEL_MAX_BYTES / 2**20:.0f} MB, the limit for "

@@ -6,7 +6,8 @@
 - ``labels``: difficulty classes from a measure of effort (search, solver or time);
 - ``schema``: a dataset's columns and the label entry of its sidecar;
 - ``io``: dataset files (Parquet or CSV) with a JSON sidecar, written atomically;
-- ``dataset``: :func:`build_dataset`, resumable, in parallel;
+- ``dataset``: :func:`build_dataset`, resumable, in parallel, one run per output;
+- ``runfolder``: the unfinished run's work folder (``run.json``, part files);
 - ``edit``: relabel or refeaturise a finished dataset without solving again.
 """
 

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import shutil
 import time
-import warnings
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -53,23 +52,20 @@ from rumdiff.data.edit import relabel_dataset
 from rumdiff.data.io import (
     DatasetError,
     atomic_write_frame,
-    cast_columns,
     dataset_format,
     git_commit,
     now,
-    read_frame,
-    read_metadata,
     read_sidecar,
     work_dir,
     write_dataset,
 )
 from rumdiff.data.labels import check_thresholds, class_counts, compute_labels
+from rumdiff.data.runfolder import RUN_FILE, joined_parts, part_name, start_run
 from rumdiff.data.schema import dataset_columns, feature_columns, label_metadata
+from rumdiff.processes import LockedError, RunLock, run_unordered
 from rumdiff.validation import choice, whole
 
 __all__ = ["DatasetSpec", "build_dataset"]
-
-_RUN_FILE = "run.json"
 
 
 @dataclass(frozen=True)
@@ -215,14 +211,25 @@ def build_dataset(
         spec.count, k=spec.k, m=spec.m, n=spec.n, mode=spec.mode, seed=spec.seed,
         percentages=spec.percentages, regime_weights=spec.regime_weights,
     )  # fmt: skip
+    try:
+        with RunLock(f"{path}.lock", what=str(path)):
+            return _build(path, fmt, spec, generated, features, label_by, thresholds, jobs,
+                          resume, command, progress, began, started)  # fmt: skip
+    except LockedError as error:
+        raise DatasetError(str(error)) from None
+
+
+def _build(path, fmt, spec, generated, features, label_by, thresholds, jobs, resume, command,
+           progress, began, started) -> dict:  # fmt: skip
+    """:func:`build_dataset`'s work once the output is locked: solve, join, label, write."""
     work = work_dir(path)
     if resume and not work.exists() and path.exists():
         done = _complete(path, spec, label_by, thresholds, command)
         if done is not None:
             return done
-    run = _start_run(work, spec, resume, jobs, started)
+    run = start_run(work, spec, resume, jobs, started)
     _solve_chunks(work, fmt, spec, generated, run, jobs, began, progress)
-    frame = _joined_parts(work, fmt, spec, generated, run)
+    frame = joined_parts(work, fmt, spec, generated, run)
     frame["label"] = compute_labels(frame, label_by, thresholds)
     frame = frame[dataset_columns(spec.m, features, spec.solvers)]
     run["sessions"][-1]["wall_seconds"] = time.perf_counter() - began
@@ -286,99 +293,38 @@ def _chunk_rows(spec: DatasetSpec, start: int, copies, regime, probabilities):
     return frame, done - cpu, done - featuring
 
 
-def _part_name(chunk: int, fmt: str) -> str:
-    return f"part-{chunk:06d}.{'parquet' if fmt == 'parquet' else 'csv'}"
-
-
-def _start_run(work, spec: DatasetSpec, resume: bool, jobs: int, started: str) -> dict:
-    """Open the work folder (a new run, or the unfinished one when resuming) and record
-    this session in its ``run.json``."""
-    import joblib
-
-    manifest = work / _RUN_FILE
-    if work.exists():
-        if not resume:
-            raise DatasetError(
-                f"an unfinished run of this dataset is in {work}; resume it (--resume) or delete it"
-            )
-        try:
-            run = read_metadata(manifest)
-        except DatasetError:
-            raise DatasetError(f"{work} holds no readable {_RUN_FILE}; delete the folder") from None
-        key = spec.matches(run.get("spec"))
-        if key is not None:
-            raise DatasetError(
-                f"cannot resume: the unfinished run in {work} has {key}="
-                f"{run.get('spec', {}).get(key)!r}, not {spec.as_json()[key]!r}"
-            )
-        for stray in work.glob(".*"):  # temporaries of chunks being written when stopped
-            stray.unlink(missing_ok=True)
-    else:
-        work.mkdir(parents=True)
-        run = {"format": config.DATASET_FORMAT, "spec": spec.as_json(), "sessions": []}
-    session = {"started": started, "wall_seconds": 0.0, "cpu_seconds": 0.0,
-               "feature_cpu_seconds": 0.0, "puzzles_solved": 0}  # fmt: skip
-    session.update(jobs=int(joblib.effective_n_jobs(jobs)), **git_commit())
-    run["sessions"].append(session)
-    atomic_write_json(manifest, run)  # a killed session is on record too
-    return run
-
-
 def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, jobs, began, progress):
     """Solve the chunks that have no part file yet, in parallel; save each as it ends."""
-    import joblib
-
     size, count, session = spec.chunk_size, spec.count, run["sessions"][-1]
-    pending = [c for c in range(spec.chunks) if not (work / _part_name(c, fmt)).exists()]
+    pending = [c for c in range(spec.chunks) if not (work / part_name(c, fmt)).exists()]
     done = count - sum(min(size, count - c * size) for c in pending)
     if progress is not None:
         progress(done, count)
     copies, regime = generated.puzzles.copies, generated.regime
     probabilities = generated.probabilities
-    tasks = (
-        joblib.delayed(_chunk_rows)(
-            spec, c * size, copies[c * size : (c + 1) * size],
-            regime[c * size : (c + 1) * size], probabilities[c * size : (c + 1) * size],
-        )
+    tasks = [
+        (spec, c * size, copies[c * size : (c + 1) * size],
+         regime[c * size : (c + 1) * size], probabilities[c * size : (c + 1) * size])
         for c in pending
-    )  # fmt: skip
-    results = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+    ]  # fmt: skip
+    results = run_unordered(_chunk_rows, tasks, jobs=jobs)
     try:
         for frame, cpu, featuring in results:
             if "columns" not in run:  # the workers' dtypes, which CSV parts do not keep
                 run["columns"] = {name: str(dtype) for name, dtype in frame.dtypes.items()}
-                atomic_write_json(work / _RUN_FILE, run)
+                atomic_write_json(work / RUN_FILE, run)
             chunk = int(frame["id"].iloc[0]) // size
-            atomic_write_frame(frame, work / _part_name(chunk, fmt), fmt)
+            atomic_write_frame(frame, work / part_name(chunk, fmt), fmt)
             done += len(frame)
             session["puzzles_solved"] += len(frame)
             session["cpu_seconds"] += cpu
             session["feature_cpu_seconds"] += featuring
             session["wall_seconds"] = time.perf_counter() - began
-            atomic_write_json(work / _RUN_FILE, run)
+            atomic_write_json(work / RUN_FILE, run)
             if progress is not None:
                 progress(done, count)
     finally:
-        with warnings.catch_warnings():  # joblib warns that it cancelled the other chunks
-            warnings.simplefilter("ignore", UserWarning)
-            results.close()
-
-
-def _joined_parts(work, fmt: str, spec: DatasetSpec, generated, run: dict):
-    """The part files joined in order, with the workers' dtypes, checked against the run."""
-    import pandas as pd
-
-    from rumdiff.puzzle import encode_puzzles
-
-    parts = [read_frame(work / _part_name(c, fmt), fmt) for c in range(spec.chunks)]
-    frame = cast_columns(pd.concat(parts, ignore_index=True), run.get("columns", {}))
-    ids = frame["id"].to_numpy()
-    if len(frame) != len(generated) or not np.array_equal(ids, np.arange(len(generated))):
-        raise DatasetError(f"the parts in {work} do not hold puzzles 0..{len(generated) - 1}")
-    expected = encode_puzzles(generated.puzzles.copies)
-    if not np.array_equal(np.asarray(frame["puzzle"], dtype=object), np.asarray(expected, object)):
-        raise DatasetError(f"the parts in {work} hold other puzzles than this run's; delete it")
-    return frame
+        results.close()
 
 
 def _complete(path, spec: DatasetSpec, label_by: str, thresholds, command) -> dict | None:

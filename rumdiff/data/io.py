@@ -181,6 +181,7 @@ def read_dataset(path):
     frame = read_frame(path, fmt)
     sidecar = metadata_path(path)
     metadata = read_metadata(sidecar) if sidecar.exists() else {}
+    _check_sidecar(sidecar, metadata)
     dtypes = {**BASE_DTYPES, **metadata.get("columns", {})}
     try:
         frame = cast_columns(frame, dtypes)
@@ -198,6 +199,7 @@ def read_sidecar(path) -> dict:
     label's scheme becomes a measure."""
     sidecar = metadata_path(path)
     metadata = read_metadata(sidecar) if sidecar.exists() else {}
+    _check_sidecar(sidecar, metadata)
     if metadata.get("format", config.DATASET_FORMAT) != 1:
         return metadata
     solver = _format_1_solver(metadata)
@@ -208,6 +210,40 @@ def read_sidecar(path) -> dict:
         label = {"measure": measure, **{k: v for k, v in label.items() if k != "scheme"}}
         metadata["label"] = label
     return metadata
+
+
+def _is_names(value) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+#: Sidecar fields that reading and training use: a check and what it expects.
+_SIDECAR_FIELDS = {
+    "format": (lambda v: v in (1, config.DATASET_FORMAT), f"1 or {config.DATASET_FORMAT}"),
+    "columns": (
+        lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in (*v, *v.values())),
+        "an object of column names to dtype names",
+    ),
+    "parameters": (lambda v: isinstance(v, dict), "an object"),
+    "label": (lambda v: isinstance(v, dict), "an object"),
+    "features": (_is_names, "a list of feature names"),
+    "rows": (_is_count, "a whole number of at least 0"),
+    "seed": (_is_count, "a whole number of at least 0"),
+    "class_counts": (
+        lambda v: isinstance(v, dict) and all(_is_count(x) for x in v.values()),
+        "an object of class names to counts",
+    ),
+}
+
+
+def _check_sidecar(sidecar, metadata: dict) -> None:
+    """Refuse a sidecar whose fields have the wrong type, before anything uses them."""
+    for key, (valid, expected) in _SIDECAR_FIELDS.items():
+        if key in metadata and not valid(metadata[key]):
+            raise DatasetError(f"{sidecar}: {key!r} must be {expected}, got {metadata[key]!r}")
 
 
 def _format_1_solver(metadata: dict) -> str:

@@ -2,6 +2,8 @@
 
 - ``training_set``: a dataset's feature matrix and labels, checked (:func:`training_data`);
 - ``training``: grid search, stratified cross-validation, final fit (:func:`train`);
+- ``regression``: the difficulty score, a regressor of log10 effort;
+- ``importance``: impurity and permutation importance of the classifier;
 - ``compare``: feature sets side by side on the same folds;
 - ``model``: saved models (joblib plus a JSON sidecar), checked when loaded;
 - ``prediction``: the difficulty of new puzzles with a saved model (:func:`predict`).

@@ -29,10 +29,12 @@ def compare_feature_sets(
     folds: int = config.TRAIN_FOLDS,
     jobs: int = 1,
     seed: int = config.SEED,
+    progress=None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Cross-validate each feature set on the same folds, each with its own searched parameters.
 
-    ``grid`` and ``search_rows`` are as for :func:`rumdiff.learn.training.train`.
+    ``grid`` and ``search_rows`` are as for :func:`rumdiff.learn.training.train`;
+    ``progress``, if given, is called with a line per feature set and per fold.
 
     Returns
     -------
@@ -50,8 +52,17 @@ def compare_feature_sets(
         )
         check_features(data)
         splits = folds_of(data.y, folds, seed)  # same y and seed: the same folds every time
+        if progress is not None:
+            progress(f"{feature_set} features ({len(data.feature_names)}): grid search")
         best, _, _ = tune(data, grid, search_rows=search_rows, jobs=jobs, seed=seed)
-        y_pred, _, _, scores, _ = cross_validate(data, best, splits, jobs=jobs, seed=seed)
+
+        def on_fold(fold: int, total: int, seconds: float) -> None:
+            if progress is not None:
+                progress(f"  fold {fold}/{total} fitted in {seconds:.0f} s")
+
+        y_pred, _, _, scores, _ = cross_validate(
+            data, best, splits, jobs=jobs, seed=seed, on_fold=on_fold
+        )
         scores.insert(0, "feature_set", feature_set)
         per_fold.append(scores)
         base = scores["macro_f1"].to_numpy() if base is None else base

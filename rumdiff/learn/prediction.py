@@ -65,16 +65,30 @@ def predict(model, puzzles) -> pd.DataFrame:
     return frame
 
 
-def format_table(frame: pd.DataFrame) -> str:
+#: Width of each kind of column in :func:`format_table`, so that tables printed block by
+#: block line up.
+_TABLE_WIDTHS = {"puzzle": 9, "label": 5, "difficulty": 10, "p_": 10, "effort": 11}
+
+
+def format_table(frame: pd.DataFrame, *, header: bool = True) -> str:
     """A fixed-width text table of :func:`predict`'s result: probabilities to 3 decimals,
-    efforts to 3 significant figures."""
-    if frame.empty:
-        return " ".join(frame.columns) + "\n"
-    formats = {c: "{:.3f}".format for c in frame.columns if c.startswith("p_")}
-    formats |= {c: "{:.3g}".format for c in frame.columns if c.startswith("effort")}
-    return frame.to_string(index=False, formatters=formats) + "\n"
+    efforts to 3 significant figures, every column as wide for every block."""
+    columns = []
+    for name in frame.columns:
+        kind = next((k for k in _TABLE_WIDTHS if name.startswith(k)), None)
+        if name.startswith("p_"):
+            cells = [f"{x:.3f}" for x in frame[name]]
+        elif name.startswith("effort"):
+            cells = [f"{x:.3g}" for x in frame[name]]
+        else:
+            cells = [str(x) for x in frame[name]]
+        width = max([len(name), _TABLE_WIDTHS.get(kind, 0), *map(len, cells)])
+        columns.append(([name] if header else []) + [cell.rjust(width) for cell in cells])
+    if header:
+        columns = [[column[0].rjust(len(column[-1]))] + column[1:] for column in columns]
+    return "".join(" ".join(row) + "\n" for row in zip(*columns, strict=True))
 
 
-def to_csv(frame: pd.DataFrame) -> str:
+def to_csv(frame: pd.DataFrame, *, header: bool = True) -> str:
     """:func:`predict`'s result as CSV text, probabilities to 6 decimals."""
-    return frame.to_csv(index=False, float_format="%.6f", lineterminator="\n")
+    return frame.to_csv(index=False, header=header, float_format="%.6f", lineterminator="\n")

@@ -4,8 +4,9 @@ A puzzle G(k, m, n) is an ``(n, k)`` matrix of copies (:class:`Puzzle`); many of
 shape stack into a ``(puzzles, n, k)`` array (:class:`Puzzles`). Modules:
 
 - ``puzzle``: :class:`Puzzle`, :class:`Puzzles` and their checks;
-- ``files``: the thesis's puzzle and score files (:class:`PuzzleFileError` names the
-  file, the line and the problem);
+- ``files``: the thesis's puzzle files, read whole or streamed in bounded blocks
+  (:class:`PuzzleFileError` names the file, the line and the problem);
+- ``scores``: score files, one maximum score per line;
 - ``codec``: a lossless one-digit-per-cell text of a puzzle, for dataset columns.
 """
 
@@ -13,13 +14,14 @@ from rumdiff.puzzle.codec import decode_puzzle, decode_puzzles, encode_puzzle, e
 from rumdiff.puzzle.files import (
     PuzzleFileError,
     format_puzzles,
+    iter_puzzles,
     parse_puzzles,
     read_puzzles,
-    read_scores,
+    scan_puzzles,
     write_puzzles,
-    write_scores,
 )
 from rumdiff.puzzle.puzzle import Puzzle, Puzzles, as_copies, as_stack
+from rumdiff.puzzle.scores import read_scores, write_scores
 
 __all__ = [
     "Puzzle",
@@ -32,9 +34,11 @@ __all__ = [
     "encode_puzzle",
     "encode_puzzles",
     "format_puzzles",
+    "iter_puzzles",
     "parse_puzzles",
     "read_puzzles",
     "read_scores",
+    "scan_puzzles",
     "write_puzzles",
     "write_scores",
 ]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -37,10 +36,10 @@ __all__ = [
     "PuzzleFileError",
     "parse_puzzles",
     "read_puzzles",
+    "iter_puzzles",
+    "scan_puzzles",
     "format_puzzles",
     "write_puzzles",
-    "read_scores",
-    "write_scores",
 ]
 
 _TILE = re.compile(r"([0-9]+)([A-Za-z])")
@@ -85,6 +84,31 @@ def _split_lines(text: str, path: str) -> list[str]:
     return lines
 
 
+def _stream_lines(stream, path: str):
+    """Yield ``(line number, text)`` of a binary stream, checked as :func:`_split_lines`
+    checks text; no line may exceed ``config.PUZZLE_LINE_BYTES``, so memory stays bounded."""
+    number = 0
+    while True:
+        raw = stream.readline(config.PUZZLE_LINE_BYTES + 1)
+        if not raw:
+            if number == 0:
+                raise PuzzleFileError(path, 1, "empty file")
+            return
+        number += 1
+        if len(raw) > config.PUZZLE_LINE_BYTES:
+            raise PuzzleFileError(
+                path, number, f"line longer than {config.PUZZLE_LINE_BYTES:,} bytes"
+            )
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if b"\r" in raw:
+            raise PuzzleFileError(path, number, "CRLF or CR line ending; use plain LF line endings")
+        try:
+            yield number, raw.decode("ascii")
+        except UnicodeDecodeError:
+            raise PuzzleFileError(path, number, "non-ASCII byte in file") from None
+
+
 def _integer(token: str, path: str, line: int, what: str) -> int:
     if not token.isdigit() or not token.isascii():
         raise PuzzleFileError(path, line, f"{what} must be a non-negative integer, got {token!r}")
@@ -93,15 +117,68 @@ def _integer(token: str, path: str, line: int, what: str) -> int:
     return int(token)
 
 
-def _count_line(lines: list[str], index: int, path: str, what: str) -> int:
-    if index >= len(lines):
-        raise PuzzleFileError(path, index + 1, f"file ends early: expected {what}")
-    fields = lines[index].split()
+def _count(numbered: tuple[int, str], path: str, what: str) -> int:
+    number, line = numbered
+    fields = line.split()
     if not fields:
-        raise PuzzleFileError(path, index + 1, f"blank line where {what} was expected")
+        raise PuzzleFileError(path, number, f"blank line where {what} was expected")
     if len(fields) != 1:
-        raise PuzzleFileError(path, index + 1, f"expected only {what}, got {lines[index]!r}")
-    return _integer(fields[0], path, index + 1, what)
+        raise PuzzleFileError(path, number, f"expected only {what}, got {line!r}")
+    return _integer(fields[0], path, number, what)
+
+
+def _check_shape(path: str, k, m, n) -> None:
+    try:
+        for name, value, top in (
+            ("k", k, config.MAX_K),
+            ("m", m, config.MAX_M),
+            ("n", n, config.MAX_N),
+        ):
+            if value is not None:
+                whole(name, value, low=1, high=top)
+    except ValueError as error:
+        raise PuzzleFileError(path, 0, str(error)) from None
+
+
+def _records(lines, path: str, *, k: int | None, m: int, n: int | None):
+    """Yield ``(puzzle number, values, colours, tile line)`` per puzzle of a file's lines,
+    checking everything but the copies (which :func:`_stack` counts)."""
+    lines = iter(lines)
+    last = 0
+
+    def next_line(what: str) -> tuple[int, str]:
+        nonlocal last
+        numbered = next(lines, None)
+        if numbered is None:
+            raise PuzzleFileError(path, last + 1, f"file ends early: expected {what}")
+        last = numbered[0]
+        return numbered
+
+    letters = config.COLOURS if k is None else config.COLOURS[:k]
+    colour_of = _colour_lookup(letters)
+    most = (n or config.MAX_N) * len(letters) * m  # tiles that fit in one puzzle
+    count = _count(next_line("the number of puzzles"), path, "the number of puzzles")
+    for number in range(1, count + 1):
+        what = f"the tile count of puzzle {number}"
+        tiles = _count(next_line(what), path, what)
+        if tiles > most:
+            raise PuzzleFileError(
+                path, last, f"puzzle {number} declares {tiles} tiles; at most {most} fit"
+            )
+        tile_line, line = next_line(f"puzzle {number}")
+        fields = line.split()
+        if len(fields) != tiles:
+            raise PuzzleFileError(
+                path, tile_line, f"puzzle {number} declares {tiles} tiles but lists {len(fields)}"
+            )
+        parsed = _fast_tiles(fields, colour_of, n)
+        if parsed is None:  # something is wrong: find and name the bad tile
+            parsed = _checked_tiles(fields, letters, n, path, tile_line)
+        yield number, *parsed, tile_line
+    stray = next(lines, None)
+    if stray is not None:
+        problem = "stray blank line" if not stray[1].strip() else "unexpected text"
+        raise PuzzleFileError(path, stray[0], f"{problem} after the {count} declared puzzles")
 
 
 def parse_puzzles(
@@ -119,42 +196,9 @@ def parse_puzzles(
     PuzzleFileError
         Naming the file, the line and the problem.
     """
-    try:
-        for name, value, top in (
-            ("k", k, config.MAX_K),
-            ("m", m, config.MAX_M),
-            ("n", n, config.MAX_N),
-        ):
-            if value is not None:
-                whole(name, value, low=1, high=top)
-    except ValueError as error:
-        raise PuzzleFileError(path, 0, str(error)) from None
-    lines = _split_lines(text, path)
-    count = _count_line(lines, 0, path, "the number of puzzles")
-    letters = config.COLOURS if k is None else config.COLOURS[:k]
-    colour_of = _colour_lookup(letters)
-    puzzles = []  # (values, colours, tile line) per puzzle
-    index = 1
-    for number in range(1, count + 1):
-        tiles = _count_line(lines, index, path, f"the tile count of puzzle {number}")
-        if index + 1 >= len(lines):
-            raise PuzzleFileError(path, index + 2, f"file ends early: expected puzzle {number}")
-        tile_line = index + 2
-        fields = lines[index + 1].split()
-        if len(fields) != tiles:
-            raise PuzzleFileError(
-                path, tile_line, f"puzzle {number} declares {tiles} tiles but lists {len(fields)}"
-            )
-        parsed = _fast_tiles(fields, colour_of, n)
-        if parsed is None:  # something is wrong: find and name the bad tile
-            parsed = _checked_tiles(fields, letters, n, path, tile_line)
-        parsed = (*parsed, tile_line)
-        puzzles.append(parsed)
-        index += 2
-    if index < len(lines):
-        problem = "stray blank line" if not lines[index].strip() else "unexpected text"
-        raise PuzzleFileError(path, index + 1, f"{problem} after the {count} declared puzzles")
-    return _stack(puzzles, path, k=k, m=m, n=n)
+    _check_shape(path, k, m, n)
+    lines = enumerate(_split_lines(text, path), start=1)
+    return _stack(list(_records(lines, path, k=k, m=m, n=n)), path, k=k, m=m, n=n)
 
 
 def _colour_lookup(letters: str) -> np.ndarray:
@@ -200,9 +244,10 @@ def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
                 f"tile {token!r}: unknown colour {match.group(2)!r} (expected one of "
                 f"{', '.join(letters)})",
             )
-        if value < 1 or (n is not None and value > n):
-            top = "n" if n is None else str(n)
-            raise PuzzleFileError(path, line, f"tile {token!r}: value outside 1..{top}")
+        if value < 1:
+            raise PuzzleFileError(path, line, f"tile {token!r}: value must be at least 1")
+        if n is not None and value > n:
+            raise PuzzleFileError(path, line, f"tile {token!r}: value outside 1..{n}")
         values.append(value)
         colours.append(colour)
     return np.asarray(values, dtype=np.int64), np.asarray(colours, dtype=np.int64)
@@ -210,27 +255,50 @@ def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
 
 def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzles:
     if k is None:
-        used = max((int(c.max()) for _, c, _ in puzzles if c.size), default=-1)
+        used = max((int(c.max()) for _, _, c, _ in puzzles if c.size), default=-1)
         k = max(config.K, used + 1)
     if n is None:
-        n = max((int(v.max()) for v, _, _ in puzzles if v.size), default=1)
+        n = max((int(v.max()) for _, v, _, _ in puzzles if v.size), default=1)
         if n > config.MAX_N:
-            raise PuzzleFileError(path, 0, f"largest value {n} exceeds the limit {config.MAX_N}")
+            line = next(line for _, v, _, line in puzzles if v.size and int(v.max()) == n)
+            raise PuzzleFileError(
+                path, line, f"value {n} exceeds the largest allowed, {config.MAX_N}"
+            )
     copies = np.zeros((len(puzzles), n, k), dtype=np.int16)
-    for number, (values, colours, line) in enumerate(puzzles):
+    for row, (number, values, colours, line) in enumerate(puzzles):
         counts = np.bincount((values - 1) * k + colours, minlength=n * k)
         if counts.max(initial=0) > m:
             cell = int(np.argmax(counts > m))
             tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
             raise PuzzleFileError(
-                path, line, f"puzzle {number + 1} has more than m={m} copies of {tile}"
+                path, line, f"puzzle {number} has more than m={m} copies of {tile}"
             )
-        copies[number] = counts.reshape(n, k)
+        copies[row] = counts.reshape(n, k)
     return Puzzles(copies, m=m, source=str(path))
+
+
+def _open(path: str):
+    try:
+        return sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as error:
+        raise PuzzleFileError(path, 0, f"cannot read: {error.strerror or error}") from None
+
+
+def _file_records(path: str, *, k, m: int, n):
+    stream = _open(path)
+    try:
+        yield from _records(_stream_lines(stream, path), path, k=k, m=m, n=n)
+    except OSError as error:
+        raise PuzzleFileError(path, 0, f"cannot read: {error.strerror or error}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
 
 
 def read_puzzles(path, *, k: int | None = None, m: int = config.M, n: int | None = None):
     """Read a puzzle file (``-``: standard input); see :func:`parse_puzzles`.
+
+    The whole file is held in memory; :func:`iter_puzzles` reads it in bounded blocks.
 
     Raises
     ------
@@ -238,16 +306,57 @@ def read_puzzles(path, *, k: int | None = None, m: int = config.M, n: int | None
         If the file cannot be read or is malformed.
     """
     path = str(path)
-    try:
-        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as error:
-        raise PuzzleFileError(path, 0, f"cannot read: {error.strerror or error}") from None
-    try:
-        text = raw.decode("ascii")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise PuzzleFileError(path, line, "non-ASCII byte in file") from None
-    return parse_puzzles(text, path, k=k, m=m, n=n)
+    _check_shape(path, k, m, n)
+    return _stack(list(_file_records(path, k=k, m=m, n=n)), path, k=k, m=m, n=n)
+
+
+def iter_puzzles(path, *, k: int, m: int, n: int, cells: int = config.PUZZLE_BLOCK_CELLS):
+    """Read a puzzle file in blocks of puzzles, holding one block at a time.
+
+    Each block holds about ``cells`` cells (``cells // (n * k)`` puzzles, at least one),
+    so memory follows the block, not the file. A malformed file raises when the reader
+    reaches the problem, after the blocks before it were yielded: commit outputs only
+    once the generator is exhausted.
+
+    Yields
+    ------
+    Puzzles
+        Of shape G(k, m, n), in file order.
+
+    Raises
+    ------
+    PuzzleFileError
+        If the file cannot be read or is malformed.
+    """
+    path = str(path)
+    _check_shape(path, k, m, n)
+    size = max(1, cells // (n * k))
+    block = []
+    for record in _file_records(path, k=k, m=m, n=n):
+        block.append(record)
+        if len(block) == size:
+            yield _stack(block, path, k=k, m=m, n=n)
+            block = []
+    if block:
+        yield _stack(block, path, k=k, m=m, n=n)
+
+
+def scan_puzzles(path, *, m: int = config.M) -> tuple[int, int, int]:
+    """Check a whole puzzle file without keeping it; return the defaults it implies.
+
+    Returns
+    -------
+    k, n, count : int
+        The colours up to the last letter used (at least 4), the largest value, and
+        the number of puzzles: what :func:`read_puzzles` takes when k and n are not given.
+    """
+    path = str(path)
+    _check_shape(path, None, m, None)
+    k, n, count = config.K, 1, 0
+    for record in _file_records(path, k=None, m=m, n=None):
+        alone = _stack([record], path, k=None, m=m, n=None)  # checks its values and copies
+        k, n, count = max(k, alone.k), max(n, alone.n), count + 1
+    return k, n, count
 
 
 def format_puzzles(puzzles: Puzzles) -> str:
@@ -268,31 +377,3 @@ def format_puzzles(puzzles: Puzzles) -> str:
 def write_puzzles(path, puzzles: Puzzles) -> None:
     """Write ``puzzles`` in the thesis file format, atomically."""
     atomic_write_text(path, format_puzzles(puzzles), encoding="ascii")
-
-
-def read_scores(path) -> np.ndarray:
-    """Read a score file: one non-negative integer per line.
-
-    Raises
-    ------
-    PuzzleFileError
-        If the file cannot be read or a line is not a single integer.
-    """
-    path = str(path)
-    try:
-        text = Path(path).read_text(encoding="ascii")
-    except (OSError, UnicodeDecodeError) as error:
-        raise PuzzleFileError(path, 0, f"cannot read: {error}") from None
-    lines = _split_lines(text, path)
-    scores = []
-    for number, line in enumerate(lines, start=1):
-        token = line.strip()
-        if not token:
-            raise PuzzleFileError(path, number, "blank line where a score was expected")
-        scores.append(_integer(token, path, number, "score"))
-    return np.asarray(scores, dtype=np.int64)
-
-
-def write_scores(path, scores) -> None:
-    """Write one integer score per line, atomically."""
-    atomic_write_text(path, "".join(f"{int(s)}\n" for s in scores), encoding="ascii")

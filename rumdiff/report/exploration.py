@@ -42,6 +42,16 @@ def grid_cells(step: float, maximum: float) -> list[tuple[float, float]]:
     return [(float(a), float(b)) for a in values for b in values if a + b <= 100 + 1e-9]
 
 
+def planned_bytes(*, step, zoom_step, zoom_max, samples, k, n) -> int:
+    """An upper bound of the memory :func:`explore` plans for, before it builds anything:
+    the puzzles of every grid cell (two copies of ``n * k`` bytes each, and a row)."""
+    cells = 0
+    for grid_step, extent in ((step, 100.0), (zoom_step, zoom_max)):
+        if np.isfinite(grid_step) and grid_step > 0:
+            cells += (int(extent / grid_step + 1e-9) + 1) ** 2
+    return cells * samples * (2 * n * k + config.ROW_BYTES)
+
+
 def _percentages(p0: float, p1: float, m: int) -> list[float]:
     if m == 2:
         return [p0, p1]
@@ -85,6 +95,7 @@ def explore(
     seed: int = config.SEED,
     jobs: int = config.DATASET_JOBS,
     repeats: int = config.DATASET_REPEATS,
+    max_memory_gb: float = config.MAX_MEMORY_GB,
     progress=None,
 ):
     """Solve ``samples`` puzzles per grid cell; one row of means per cell.
@@ -103,6 +114,8 @@ def explore(
         Worker processes (joblib's convention: -1 every core).
     repeats : int
         Solves per puzzle; its seconds are the fastest.
+    max_memory_gb : float
+        Refuse (ValueError) a grid whose puzzles could need more (:func:`planned_bytes`).
     progress : callable, optional
         Called as ``progress(done, total)`` in puzzles.
 
@@ -124,6 +137,14 @@ def explore(
         raise ValueError("exploring p0 and p1 needs m >= 2")
     samples = whole("samples", samples, low=1)
     repeats = whole("repeats", repeats, low=1)
+    sizes = {"step": step, "zoom_step": zoom_step, "zoom_max": zoom_max, "samples": samples}
+    need = planned_bytes(**sizes, k=k, n=n)
+    if need > max_memory_gb * 2**30:
+        raise ValueError(
+            f"a grid of step {step:g}% (zoom {zoom_step:g}%) with {samples} puzzles a cell "
+            f"needs up to {need / 2**30:,.1f} GiB, over the limit of {max_memory_gb:g} GiB; "
+            "use a coarser --step or --zoom-step, fewer --samples, or raise --max-memory"
+        )
     cells = [("full", *cell) for cell in grid_cells(step, 100.0)]
     cells += [("zoom", *cell) for cell in grid_cells(zoom_step, zoom_max)]
     batches = []

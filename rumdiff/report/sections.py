@@ -67,13 +67,23 @@ def model_section(result, model) -> list:
     cap = result.best_params.get("max_samples")
     fit_rows = len(data) - len(data) // result.folds
     applied = "every row it is fit on" if cap is None or cap >= fit_rows else f"{cap:,} rows"
+    if len(result.search) <= 1:
+        searched = "a single candidate, so no search"
+    else:
+        rows = result.search_rows
+        where = (
+            f"all {len(data):,} rows"
+            if rows >= len(data)
+            else f"a stratified subsample of {rows:,} of the {len(data):,} rows"
+        )
+        searched = (
+            f"{len(result.search)} candidates searched by macro-F1 with "
+            f"{config.TRAIN_SEARCH_FOLDS}-fold CV on {where}"
+        )
     parts = [
         "## Model\n",
         f"Random forest classifier on the `{data.feature_set}` feature set "
-        f"({len(data.feature_names)} features). Grid `{result.grid}`: {len(result.search)} "
-        f"candidates searched by macro-F1 with {config.TRAIN_SEARCH_FOLDS}-fold CV on "
-        f"{result.search_rows:,} rows (a stratified subsample of the {len(data):,}; "
-        "0 means none: a single candidate is not searched); best: "
+        f"({len(data.feature_names)} features). Grid `{result.grid}`: {searched}; best: "
         f"`{result.best_params}` (all candidates in grid_search.csv). Each tree draws "
         f"{applied} (max_samples). The regressor: `{result.regression.params}`.\n",
     ]

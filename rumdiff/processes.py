@@ -1,0 +1,132 @@
+"""Processes that behave: workers die with their parent, one run per output at a time.
+
+:func:`die_with_parent` makes a worker process ask the kernel to kill it when the
+process that started it dies, however it dies (``kill -9`` included), so no worker
+keeps computing for a run nobody will read. :class:`RunLock` holds an exclusive lock on
+a file beside an output while a run writes it: a second run on the same output fails at
+once; a lock left by a dead run is free again, because the kernel drops a dead process's
+locks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from pathlib import Path
+
+__all__ = ["LockedError", "RunLock", "die_with_parent", "effective_jobs", "run_unordered"]
+
+#: prctl option that sets the signal a process gets when its parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Kill this process when ``parent`` dies; exit at once if it is already gone.
+
+    Linux only (elsewhere a no-op). Idempotent and cheap: call it at the start of every
+    task a worker runs.
+    """
+    if not sys.platform.startswith("linux") or os.getpid() == parent:
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def effective_jobs(jobs: int) -> int:
+    """Worker processes for ``jobs`` (joblib's convention: -1 every core, -2 all but one)."""
+    cores = os.cpu_count() or 1
+    return jobs if jobs > 0 else max(1, cores + 1 + jobs)
+
+
+def run_unordered(function, tasks, *, jobs: int):
+    """Yield ``function(*task)`` for every task, in the order they finish.
+
+    With one worker (or one task) the tasks run here, in order. Otherwise a pool of at
+    most ``len(tasks)`` fresh (spawned) processes runs them, each made to die with this
+    process (:func:`die_with_parent`). Closing the generator early cancels the tasks not
+    started; the running ones end with their worker.
+    """
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    tasks = list(tasks)
+    workers = min(effective_jobs(jobs), len(tasks))
+    if workers <= 1:
+        for task in tasks:
+            yield function(*task)
+        return
+    pool = ProcessPoolExecutor(
+        workers, mp_context=get_context("spawn"), initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )  # fmt: skip
+    try:
+        futures = [pool.submit(function, *task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+class LockedError(RuntimeError):
+    """Another live process holds the lock."""
+
+
+class RunLock:
+    """An exclusive, non-blocking lock on ``path`` (a ``.lock`` file), as a context manager.
+
+    Parameters
+    ----------
+    path : str or Path
+        The lock file; created if missing, removed on release.
+    what : str
+        What is locked, for the message.
+
+    Raises
+    ------
+    LockedError
+        On entry, if another live process holds the lock (the message names its pid).
+    """
+
+    def __init__(self, path, *, what: str):
+        self.path = Path(path)
+        self.what = what
+        self._fd = None
+
+    def __enter__(self):
+        import fcntl
+
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+                os.close(fd)
+                raise LockedError(
+                    f"another process (pid {holder}) is writing {self.what}; wait for it to "
+                    f"finish or stop it (lock {self.path})"
+                ) from None
+            # The holder may have removed the file between our open and our lock: then
+            # the lock is on a file nobody else sees; start again on the current one.
+            with contextlib.suppress(FileNotFoundError):
+                if os.stat(self.path).st_ino == os.fstat(fd).st_ino:
+                    break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc_info):
+        if self._fd is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+            os.close(self._fd)  # closing releases the lock
+            self._fd = None
+        return False

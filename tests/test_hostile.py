@@ -1,0 +1,142 @@
+"""Hostile and clumsy input, end to end: one-line errors, untouched inputs, no partial
+output, bounded memory.
+
+Each case runs the real command. Memory cases run in a subprocess under an address-space
+limit (``resource.RLIMIT_AS``), so a regression fails the test instead of the machine,
+and check the child's peak resident memory. More cases live beside the code they probe:
+outputs and symlinks in test_cli.py and test_atomic.py, workers and locks in
+test_processes.py and test_dataset.py, the parser's in test_puzzle_file.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from rumdiff.cli import main
+
+#: Address space a streamed command may reserve (numba and numpy reserve far more than
+#: they touch), and the resident peak it must stay under.
+ADDRESS_SPACE_MB = 1_200
+PEAK_MB = 500
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS")
+
+
+def _run_capped(argv: list[str], *, python: bool = False) -> tuple[int, int, str]:
+    """Run ``rumdiff ARGV`` (``python ARGV`` if ``python``) under the address-space cap:
+    exit code, peak MB, stderr."""
+    wrapper = textwrap.dedent(
+        f"""
+        import resource, subprocess, sys
+        limit = {ADDRESS_SPACE_MB} * 2**20
+        cap = lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        command = sys.argv[2:] if sys.argv[1] == "python" else ["-m", "rumdiff", *sys.argv[2:]]
+        done = subprocess.run([sys.executable, *command],
+                              preexec_fn=cap, capture_output=True, text=True)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+        print(done.returncode, peak)
+        sys.stderr.write(done.stderr)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, "python" if python else "rumdiff", *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    code, peak = map(int, done.stdout.split())
+    return code, peak, done.stderr
+
+
+def _empty_puzzles_and_one_tile(path, count: int, tile: str) -> None:
+    """A tiny file whose puzzles, held whole at the largest value's n, take gigabytes."""
+    path.write_text(f"{count + 1}\n" + "0\n\n" * count + f"1\n{tile}\n")
+
+
+@linux
+def test_solve_memory_follows_the_puzzle_not_the_file(tmp_path):
+    file = tmp_path / "attack.in"  # 10,001 puzzles of n = 10,000, k = 6: 1.2 GB held whole
+    _empty_puzzles_and_one_tile(file, 10_000, "10000p")
+    out = tmp_path / "scores.txt"
+    code, peak, err = _run_capped(["solve", str(file), "-o", str(out)])
+    assert code == 0, err
+    assert peak < PEAK_MB
+    assert out.read_text().split() == ["0"] * 10_001
+
+
+@linux
+def test_features_memory_follows_a_block_not_the_file(tmp_path):
+    file = tmp_path / "attack.in"  # 2,001 puzzles at -n 10000 -k 6: over 1 GB held whole
+    _empty_puzzles_and_one_tile(file, 2_000, "10000p")
+    out = tmp_path / "features.csv"
+    code, peak, err = _run_capped(
+        ["features", str(file), "-k", "6", "-n", "10000", "-o", str(out), "--features", "thesis"]
+    )
+    assert code == 0, err
+    assert peak < PEAK_MB
+    assert len(out.read_text().splitlines()) == 2_002
+
+
+def test_a_value_beyond_n_is_refused_with_its_line_and_no_output(tmp_path, capsys):
+    file = tmp_path / "attack.in"
+    _empty_puzzles_and_one_tile(file, 40_000, "10000p")
+    out = tmp_path / "features.csv"
+    assert main(["features", str(file), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        f"rumdiff features: error: {file}:80003: tile '10000p': unknown colour 'p' "
+        "(expected one of b, g, r, y)"
+    )
+    assert not out.exists() and list(tmp_path.iterdir()) == [file]
+
+
+def test_an_error_late_in_a_streamed_file_leaves_no_partial_output(tmp_path, capsys):
+    lines = ["3", "3", "1b 2b 3b", "3", "4r 5r 6r", "3", "7g 8g 9x"]
+    file = tmp_path / "late.in"
+    file.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "scores.txt"
+    out.write_text("old scores\n")
+    assert main(["solve", str(file), "-o", str(out)]) == 1
+    assert "late.in:7: tile '9x'" in capsys.readouterr().err
+    assert out.read_text() == "old scores\n"
+    assert main(["solve", str(file)]) == 1
+    assert capsys.readouterr().out == ""  # standard output is spooled: nothing half-printed
+
+
+def test_a_huge_declared_tile_count_is_refused_before_reading_the_line(tmp_path, capsys):
+    file = tmp_path / "huge.in"
+    file.write_text("1\n999999999\n1b\n")
+    assert main(["solve", str(file)]) == 1
+    assert "huge.in:2: puzzle 1 declares 999999999 tiles; at most" in capsys.readouterr().err
+
+
+def test_an_endless_line_is_refused_without_reading_it_whole(tmp_path, capsys):
+    from rumdiff import config
+
+    file = tmp_path / "long.in"
+    file.write_text("1\n3\n" + "1b " * (config.PUZZLE_LINE_BYTES // 3 + 10) + "\n")
+    assert main(["solve", str(file)]) == 1
+    assert f"long.in:3: line longer than {config.PUZZLE_LINE_BYTES:,} bytes" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_zero_value_names_the_range(tmp_path, capsys):
+    file = tmp_path / "zero.in"
+    file.write_text("1\n3\n0b 1b 2b\n")
+    assert main(["solve", str(file)]) == 1
+    assert "tile '0b': value must be at least 1" in capsys.readouterr().err
+
+
+@linux
+def test_the_cap_catches_a_reader_that_holds_the_whole_file(tmp_path):
+    # The memory tests above mean something only if holding the file breaks the cap.
+    file = tmp_path / "attack.in"
+    _empty_puzzles_and_one_tile(file, 10_000, "10000p")
+    whole = "import sys; from rumdiff.puzzle import read_puzzles; read_puzzles(sys.argv[1])"
+    code, _, err = _run_capped(["-c", whole, str(file)], python=True)
+    assert code != 0 and "MemoryError" in err

@@ -1,0 +1,125 @@
+"""Workers die with their parent; one run per output, a dead run's lock is free again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from rumdiff.processes import LockedError, RunLock
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait(condition, seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _python(code: str, **options) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], **options)
+
+
+def test_a_second_holder_is_refused_with_the_first_ones_pid(tmp_path):
+    lock = tmp_path / "out.lock"
+    holder = _python(
+        f"""
+        import time
+        from rumdiff.processes import RunLock
+        with RunLock({str(lock)!r}, what="out"):
+            print("held", flush=True)
+            time.sleep(60)
+        """,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(LockedError, match=f"pid {holder.pid}.* writing out"):
+            with RunLock(lock, what="out"):
+                pass
+        holder.kill()  # however it dies, the kernel drops its lock
+        holder.wait(timeout=10)
+        with RunLock(lock, what="out"):
+            assert lock.read_text().strip() == str(os.getpid())
+        assert not lock.exists()
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+        holder.stdout.close()
+
+
+@linux
+def test_a_worker_dies_with_its_parent():
+    parent = _python(
+        """
+        import os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c",
+            "import os, time; from rumdiff.processes import die_with_parent; "
+            f"die_with_parent({os.getpid()}); print('ready', flush=True); time.sleep(120)"],
+            stdout=subprocess.PIPE, text=True)
+        assert child.stdout.readline().strip() == "ready"
+        print(child.pid, flush=True)
+        time.sleep(120)
+        """,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        child = int(parent.stdout.readline())
+        assert _alive(child)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        assert _wait(lambda: not _alive(child), 10), "the child outlived its parent"
+    finally:
+        parent.kill()
+        parent.wait(timeout=10)
+        parent.stdout.close()
+
+
+@linux
+def test_generate_workers_die_when_generate_is_killed(tmp_path):
+    out = tmp_path / "data.parquet"
+    command = [sys.executable, "-m", "rumdiff", "generate", str(out), "--count", "20000",
+               "--jobs", "2", "--chunk-size", "2000", "-q"]  # fmt: skip
+    run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert _wait(lambda: len(_children(run.pid)) >= 2, 120), "no workers started"
+        workers = _children(run.pid)
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=10)
+        assert _wait(lambda: not any(_alive(w) for w in workers), 20), "orphaned workers"
+    finally:
+        run.kill()
+        run.wait(timeout=10)
