@@ -13,7 +13,7 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,parquet]"
+	$(BIN)/python -m pip install --quiet -e ".[test,parquet,dask]"
 	$(BIN)/python -m rumdiff.cli.warmup
 	touch $@
 

@@ -200,6 +200,11 @@ ROW_BYTES = 1_000
 #: Cells (values x colours) of the puzzles read from a file at a time by the commands
 #: that stream it (solve, features, predict): 2,500 puzzles G(4, ., 100).
 PUZZLE_BLOCK_CELLS = 1_000_000
+#: rumdiff solve shows a progress bar for files of at least this many puzzles.
+SOLVE_PROGRESS_PUZZLES = 1_000
+#: rumdiff solve's worker processes, and the puzzles each of its tasks solves.
+SOLVE_JOBS = 1
+SOLVE_TASK_PUZZLES = 50
 #: Longest line a puzzle file may have: the most tiles a puzzle holds (n = MAX_N, k = 6,
 #: m = 3), at most 11 bytes each.
 PUZZLE_LINE_BYTES = 10_000 * 6 * 3 * 11

@@ -44,33 +44,63 @@ def effective_jobs(jobs: int) -> int:
     return jobs if jobs > 0 else max(1, cores + 1 + jobs)
 
 
-def run_unordered(function, tasks, *, jobs: int):
-    """Yield ``function(*task)`` for every task, in the order they finish.
+def run_unordered(function, tasks, *, jobs: int, client=None, ordered: bool = False):
+    """Yield ``function(*task)`` for every task, in the order they finish (or in the
+    tasks' order if ``ordered``).
 
-    With one worker (or one task) the tasks run here, in order. Otherwise a pool of at
-    most ``len(tasks)`` fresh (spawned) processes runs them, each made to die with this
-    process (:func:`die_with_parent`). Closing the generator early cancels the tasks not
-    started; the running ones end with their worker.
+    ``tasks`` may be a generator: at most two tasks per worker are taken from it ahead
+    of the results, so memory holds a window of tasks, not all of them. With a Dask
+    ``client`` the tasks run on its cluster (:func:`rumdiff.cluster.run_on_cluster`).
+    Otherwise, with one worker (or one task) they run here, in order; else a pool of
+    fresh (spawned) processes runs them, each made to die with this process
+    (:func:`die_with_parent`), never more processes than tasks when their number is
+    known. Closing the generator early cancels the tasks not started; the running ones
+    end with their worker.
     """
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from multiprocessing import get_context
+    if client is not None:
+        from rumdiff.cluster import run_on_cluster
 
-    tasks = list(tasks)
-    workers = min(effective_jobs(jobs), len(tasks))
+        yield from run_on_cluster(client, function, tasks, ordered=ordered)
+        return
+    workers = effective_jobs(jobs)
+    if hasattr(tasks, "__len__"):
+        workers = min(workers, len(tasks))
     if workers <= 1:
         for task in tasks:
             yield function(*task)
         return
+    yield from _pool(function, iter(tasks), workers, ordered)
+
+
+def _pool(function, tasks, workers: int, ordered: bool):
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from multiprocessing import get_context
+
     pool = ProcessPoolExecutor(
         workers, mp_context=get_context("spawn"), initializer=die_with_parent,
         initargs=(os.getpid(),),
     )  # fmt: skip
+    pending = []  # in submission order
     try:
-        futures = [pool.submit(function, *task) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
+        for task in tasks:
+            pending.append(pool.submit(function, *task))
+            while len(pending) >= 2 * workers:
+                yield from _finished(pending, ordered, wait, FIRST_COMPLETED)
+        while pending:
+            yield from _finished(pending, ordered, wait, FIRST_COMPLETED)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _finished(pending: list, ordered: bool, wait, first_completed):
+    """Yield the results of some finished tasks and drop them from ``pending``."""
+    if ordered:
+        yield pending.pop(0).result()
+        return
+    done, _ = wait(pending, return_when=first_completed)
+    for future in [f for f in pending if f in done]:
+        pending.remove(future)
+        yield future.result()
 
 
 class LockedError(RuntimeError):

@@ -13,6 +13,7 @@ from rumdiff.cli.options import (
     integer,
     name_list,
     number_list,
+    scheduler_option,
 )
 
 DESCRIPTION = """\
@@ -36,6 +37,10 @@ other thresholds or another measure its columns hold, without solving again.
 """
 
 
+#: What to do after an interrupted or failed run.
+RESUME = "run the same command with --resume to go on"
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "generate",
@@ -56,6 +61,7 @@ def register(subparsers) -> None:
     generation_options(
         parser, m_help="most copies of a tile", jobs_help="-1 uses every core, -2 all but one"
     )
+    scheduler_option(parser)
     _mode_options(parser)
     _label_options(parser)
     _dataset_options(parser)
@@ -217,6 +223,7 @@ def run(args) -> int:
     import signal
 
     from rumdiff.cli.progress import ProgressCallback, format_duration
+    from rumdiff.cluster import ClusterError
     from rumdiff.data import DatasetSpec, build_dataset, work_dir
 
     progress = ProgressCallback()
@@ -234,17 +241,18 @@ def run(args) -> int:
         )  # fmt: skip
         metadata = build_dataset(
             args.out, spec, label_by=args.label_by, thresholds=args.thresholds, jobs=args.jobs,
-            resume=args.resume, command=_command(args), progress=None if args.quiet else progress,
+            scheduler=args.scheduler, resume=args.resume, command=_command(args),
+            progress=None if args.quiet else progress,
         )  # fmt: skip
     except KeyboardInterrupt:
         progress.close()
         if work_dir(args.out).exists():
-            print(
-                f"finished chunks are kept in {work_dir(args.out)}; "
-                "run the same command with --resume to go on",
-                file=sys.stderr,
-            )
+            print(f"finished chunks are kept in {work_dir(args.out)}; {RESUME}", file=sys.stderr)
         raise
+    except ClusterError as error:
+        progress.close()
+        kept = f"; finished chunks are kept in {work_dir(args.out)}; {RESUME}"
+        raise UserError(f"{error}{kept if work_dir(args.out).exists() else ''}") from None
     except ValueError as error:
         raise UserError(str(error)) from None
     except OSError as error:

@@ -23,6 +23,7 @@ __all__ = [
     "output_stream",
     "puzzle_options",
     "puzzle_blocks",
+    "scheduler_option",
     "write_output",
 ]
 
@@ -121,6 +122,16 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
     parser.add_argument(
         "--max-memory", type=float, default=config.MAX_MEMORY_GB, metavar="GB",
         help="refuse, before any work, a run that could need more memory than this, in GiB",
+    )  # fmt: skip
+
+
+def scheduler_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--scheduler``: run on a Dask cluster instead of local processes."""
+    parser.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="address of a Dask scheduler (tcp://host:8786): run the work on its workers, "
+        "with the same results as locally; needs pip install 'rumdiff[dask]' "
+        "(default: none, local processes)",
     )  # fmt: skip
 
 

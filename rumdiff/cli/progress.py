@@ -98,7 +98,7 @@ class ProgressBar:
         return (
             f"[{'#' * filled}{'.' * (self.width - filled)}] "
             f"{self.done:,}/{self.total:,} {100 * share:5.1f}% "
-            f"{rate:,.1f} {self.unit}/s "
+            f"{f'{rate:,.1f}' if rate > 0 else '--'} {self.unit}/s "
             f"elapsed {format_duration(now - self.started)} ETA {format_duration(eta)}"
         )
 

@@ -15,6 +15,7 @@ from rumdiff.cli.options import (
     output_stream,
     puzzle_blocks,
     puzzle_options,
+    scheduler_option,
 )
 
 STATS_COLUMNS = (
@@ -51,32 +52,70 @@ def register(subparsers) -> None:
         "--max-states", type=integer(1, config.MAX_STATES_LIMIT), default=config.MAX_STATES,
         help="budget: give up on a puzzle that needs more DP states",
     )  # fmt: skip
+    parser.add_argument(
+        "--jobs", type=integer(-1024, 1024), default=config.SOLVE_JOBS,
+        help="worker processes; -1 uses every core; the output keeps the file's order",
+    )  # fmt: skip
+    scheduler_option(parser)
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help=f"no progress bar (shown on stderr for files of at least "
+        f"{config.SOLVE_PROGRESS_PUZZLES:,} puzzles)",
+    )  # fmt: skip
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
+    from rumdiff.cli.progress import ProgressBar
+    from rumdiff.cluster import ClusterError, connect
+    from rumdiff.processes import run_unordered
     from rumdiff.puzzle import scan_puzzles
 
     check_outputs([args.file], [args.output, args.stats])
     with contextlib.ExitStack() as stack:
         if args.file == "-":  # read twice below: keep standard input in a temporary file
             args.file = _spool_stdin(stack)
-        if args.k is None or args.n is None:  # the whole file's defaults, without holding it
-            k, n, _ = scan_puzzles(args.file, m=args.m)
-            args.k, args.n = args.k or k, args.n or n
+        # One checking pass first: a bad line at the end fails before hours of solving,
+        # and the file's defaults for k and n come without holding it.
+        k, n, count = scan_puzzles(args.file, m=args.m)
+        args.k, args.n = args.k or k, args.n or n
+        client = stack.enter_context(connect(args.scheduler)) if args.scheduler else None
         scores = stack.enter_context(output_stream(args.output))
         stats = stack.enter_context(output_stream(args.stats)) if args.stats else None
         if stats is not None:
             stats.write(",".join(STATS_COLUMNS) + "\n")
+        bar = None
+        if not args.quiet and count >= config.SOLVE_PROGRESS_PUZZLES:
+            bar = ProgressBar(count)
+        options = (args.beam_width, args.max_states, args.show)
+        tasks = (
+            (block.copies[start : start + config.SOLVE_TASK_PUZZLES], block.m, options)
+            for block in puzzle_blocks(args)  # memory follows a block, not the file
+            for start in range(0, len(block), config.SOLVE_TASK_PUZZLES)
+        )
         number = failed = 0
-        for block in puzzle_blocks(args):  # memory follows a block, not the file
-            for puzzle in block:
-                number += 1
-                score, row = _solve_one(args, number, puzzle)
-                failed += score == UNSOLVED
-                scores.write(score + "\n")
-                if stats is not None:
-                    stats.write(",".join(map(str, row)) + "\n")
+        try:
+            for results in run_unordered(
+                solve_piece, tasks, jobs=args.jobs, client=client, ordered=True
+            ):
+                for line, shown, row, error in results:
+                    number += 1
+                    if shown is not None:
+                        line += f"\n# puzzle {number}\n" + (shown + "\n" if shown else "") + "#"
+                    if error is not None:
+                        failed += 1
+                        print(f"rumdiff solve: error: {args.file}: puzzle {number}: {error}",
+                              file=sys.stderr)  # fmt: skip
+                    scores.write(line + "\n")
+                    if stats is not None:
+                        shown = (number, args.k, args.m, args.n) + row
+                        stats.write(",".join(map(str, shown)) + "\n")
+                if bar is not None:
+                    bar.update(number)
+        except ClusterError as error:
+            raise UserError(str(error)) from None
+        if bar is not None:
+            bar.close()
     if failed:
         raise UserError(f"{args.file}: {failed} of {number} puzzles {UNSOLVED}")
     return 0
@@ -89,24 +128,31 @@ def _spool_stdin(stack: contextlib.ExitStack) -> str:
     return spool.name
 
 
-def _solve_one(args, number: int, puzzle) -> tuple[str, tuple]:
-    """The score line and the stats row of one puzzle; a puzzle the solver gives up on
-    is reported on stderr and marked, so that it never hides the others."""
+def solve_piece(copies, m: int, options: tuple) -> list:
+    """Solve a few puzzles (a task of a worker): per puzzle its score line, its
+    arrangement as text (if ``show``, else None), its stats (without the puzzle's number
+    and shape) and the reason it failed, or None.
+
+    A puzzle the solver gives up on gets the line 'unsolved', so it never hides the others.
+    """
+    from rumdiff.puzzle import Puzzle
     from rumdiff.solve import SolverBudgetError, solve
 
-    shape = (number, puzzle.k, puzzle.m, puzzle.n)
-    try:
-        solution = solve(puzzle, beam_width=args.beam_width, max_states=args.max_states)
-    except (SolverBudgetError, ValueError) as error:
-        print(f"rumdiff solve: error: {args.file}: puzzle {number}: {error}", file=sys.stderr)
-        return UNSOLVED, shape + ("",) * (len(STATS_COLUMNS) - 5) + ("failed",)
-    line = str(solution.score)
-    if args.show:
-        shown = str(solution.arrangement)
-        line += f"\n# puzzle {number}\n" + (shown + "\n" if shown else "") + "#"
-    work = solution.work
-    row = shape + (
-        solution.score, solution.lower, solution.upper, solution.removed, solution.segments,
-        solution.dp_segments, work.states, work.transitions, f"{work.seconds:.6f}", work.method,
-    )  # fmt: skip
-    return line, row
+    beam_width, max_states, show = options
+    out = []
+    for one in copies:
+        try:
+            solution = solve(Puzzle(one, m=m), beam_width=beam_width, max_states=max_states)
+        except (SolverBudgetError, ValueError) as error:
+            row = ("",) * (len(STATS_COLUMNS) - 5) + ("failed",)
+            out.append((UNSOLVED, None, row, str(error)))
+            continue
+        work = solution.work
+        row = (
+            solution.score, solution.lower, solution.upper, solution.removed, solution.segments,
+            solution.dp_segments, work.states, work.transitions, f"{work.seconds:.6f}",
+            work.method,
+        )  # fmt: skip
+        shown = str(solution.arrangement) if show else None
+        out.append((str(solution.score), shown, row, None))
+    return out

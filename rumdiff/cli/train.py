@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import shlex
 import shutil
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, integer, number_list
+from rumdiff.cli.options import check_outputs, integer, number_list, scheduler_option
 
 
 def register(subparsers) -> None:
@@ -64,6 +65,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--seed", type=integer(0, 2**63 - 1), default=config.SEED, help="random seed"
     )
+    scheduler_option(parser)
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no progress lines, only the results"
     )
@@ -94,7 +96,7 @@ def _read(path: str):
 def run(args) -> int:
     from rumdiff.atomic import staged
     from rumdiff.cli.progress import format_duration
-    from rumdiff.learn import compare, training, training_set
+    from rumdiff.cluster import ClusterError, joblib_on_cluster
     from rumdiff.learn import model as models
     from rumdiff.report import report
 
@@ -113,31 +115,14 @@ def run(args) -> int:
             print(f"  {step} (at {at})", flush=True)
 
     frame, metadata = _read(args.dataset)
-    common = {"label_by": args.label_by, "thresholds": thresholds}
+    where = joblib_on_cluster(args.scheduler) if args.scheduler else contextlib.nullcontext()
     try:
-        data = training_set.training_data(
-            frame, metadata, feature_set=args.features, source=args.dataset,
-            sha256=models.file_sha256(args.dataset), **common,
-        )  # fmt: skip
-        print(
-            f"training on {len(data):,} puzzles G({data.k}, {data.m}, {data.n}), "
-            f"{len(data.feature_names)} {data.feature_set} features, {data.label_by} labels",
-            flush=True,
-        )
-        result = training.train(
-            data, grid=args.grid, folds=args.folds, jobs=args.jobs, seed=args.seed,
-            search_rows=search_rows, progress=say,
-        )  # fmt: skip
-        comparison = None
-        if args.compare:
-            say("comparing feature sets on the same folds")
-            comparison = compare.compare_feature_sets(
-                frame, metadata, grid=args.grid, search_rows=search_rows, folds=args.folds,
-                jobs=args.jobs, seed=args.seed, progress=lambda step: say(f"  {step}"),
-                **common,
-            )  # fmt: skip
+        with where:
+            result, comparison = _fit(args, frame, metadata, thresholds, search_rows, say)
     except ValueError as error:
         raise UserError(f"{args.dataset}: {error}") from None
+    except ClusterError as error:
+        raise UserError(str(error)) from None
     outdir = Path(args.outdir)
     path = Path(args.model) if args.model else outdir / "model.joblib"
     command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
@@ -182,3 +167,33 @@ def run(args) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _fit(args, frame, metadata, thresholds, search_rows, say):
+    """Cross-validate and fit the models (and compare feature sets if asked)."""
+    from rumdiff.learn import compare, training, training_set
+    from rumdiff.learn import model as models
+
+    common = {"label_by": args.label_by, "thresholds": thresholds}
+    data = training_set.training_data(
+        frame, metadata, feature_set=args.features, source=args.dataset,
+        sha256=models.file_sha256(args.dataset), **common,
+    )  # fmt: skip
+    print(
+        f"training on {len(data):,} puzzles G({data.k}, {data.m}, {data.n}), "
+        f"{len(data.feature_names)} {data.feature_set} features, {data.label_by} labels",
+        flush=True,
+    )
+    result = training.train(
+        data, grid=args.grid, folds=args.folds, jobs=args.jobs, seed=args.seed,
+        search_rows=search_rows, progress=say,
+    )  # fmt: skip
+    comparison = None
+    if args.compare:
+        say("comparing feature sets on the same folds")
+        comparison = compare.compare_feature_sets(
+            frame, metadata, grid=args.grid, search_rows=search_rows, folds=args.folds,
+            jobs=args.jobs, seed=args.seed, progress=lambda step: say(f"  {step}"),
+            **common,
+        )  # fmt: skip
+    return result, comparison

@@ -38,6 +38,7 @@ processes, so the same seed gives the same rows, apart from ``seconds``, whateve
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import time
 from dataclasses import asdict, dataclass, field, replace
@@ -47,6 +48,7 @@ import numpy as np
 
 from rumdiff import config
 from rumdiff.atomic import atomic_write_json
+from rumdiff.cluster import connect
 from rumdiff.data.batch import solve_batch
 from rumdiff.data.edit import relabel_dataset
 from rumdiff.data.io import (
@@ -156,6 +158,7 @@ def build_dataset(
     label_by: str = config.LABEL_BY,
     thresholds=None,
     jobs: int = config.DATASET_JOBS,
+    scheduler: str | None = None,
     resume: bool = False,
     command=None,
     progress=None,
@@ -172,6 +175,9 @@ def build_dataset(
         Label scheme and thresholds (:func:`rumdiff.data.labels.compute_labels`).
     jobs : int
         Worker processes (joblib's convention: -1 every core, 1 none).
+    scheduler : str, optional
+        Address of a Dask scheduler (``tcp://host:8786``): solve the chunks on its
+        workers instead of local processes (:mod:`rumdiff.cluster`); the rows are the same.
     resume : bool
         Continue the unfinished run of ``path`` (same spec, else an error). When there
         is none, start afresh, unless ``path`` is already complete with this spec: then
@@ -213,22 +219,24 @@ def build_dataset(
     )  # fmt: skip
     try:
         with RunLock(f"{path}.lock", what=str(path)):
-            return _build(path, fmt, spec, generated, features, label_by, thresholds, jobs,
-                          resume, command, progress, began, started)  # fmt: skip
+            return _build(path, fmt, spec, generated, features, label_by, thresholds,
+                          (jobs, scheduler), resume, command, progress, began, started)  # fmt: skip
     except LockedError as error:
         raise DatasetError(str(error)) from None
 
 
-def _build(path, fmt, spec, generated, features, label_by, thresholds, jobs, resume, command,
-           progress, began, started) -> dict:  # fmt: skip
+def _build(path, fmt, spec, generated, features, label_by, thresholds, workers, resume,
+           command, progress, began, started) -> dict:  # fmt: skip
     """:func:`build_dataset`'s work once the output is locked: solve, join, label, write."""
     work = work_dir(path)
     if resume and not work.exists() and path.exists():
         done = _complete(path, spec, label_by, thresholds, command)
         if done is not None:
             return done
-    run = start_run(work, spec, resume, jobs, started)
-    _solve_chunks(work, fmt, spec, generated, run, jobs, began, progress)
+    jobs, scheduler = workers
+    with connect(scheduler) if scheduler else contextlib.nullcontext() as client:
+        run = start_run(work, spec, resume, jobs, started, scheduler=scheduler)
+        _solve_chunks(work, fmt, spec, generated, run, (jobs, client), began, progress)
     frame = joined_parts(work, fmt, spec, generated, run)
     frame["label"] = compute_labels(frame, label_by, thresholds)
     frame = frame[dataset_columns(spec.m, features, spec.solvers)]
@@ -293,8 +301,11 @@ def _chunk_rows(spec: DatasetSpec, start: int, copies, regime, probabilities):
     return frame, done - cpu, done - featuring
 
 
-def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, jobs, began, progress):
-    """Solve the chunks that have no part file yet, in parallel; save each as it ends."""
+def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, workers, began,
+                  progress):  # fmt: skip
+    """Solve the chunks that have no part file yet, in parallel (``workers``: jobs and a
+    Dask client or None); save each as it ends."""
+    jobs, client = workers
     size, count, session = spec.chunk_size, spec.count, run["sessions"][-1]
     pending = [c for c in range(spec.chunks) if not (work / part_name(c, fmt)).exists()]
     done = count - sum(min(size, count - c * size) for c in pending)
@@ -307,7 +318,7 @@ def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, jobs,
          regime[c * size : (c + 1) * size], probabilities[c * size : (c + 1) * size])
         for c in pending
     ]  # fmt: skip
-    results = run_unordered(_chunk_rows, tasks, jobs=jobs)
+    results = run_unordered(_chunk_rows, tasks, jobs=jobs, client=client)
     try:
         for frame, cpu, featuring in results:
             if "columns" not in run:  # the workers' dtypes, which CSV parts do not keep

@@ -24,7 +24,7 @@ def part_name(chunk: int, fmt: str) -> str:
     return f"part-{chunk:06d}.{'parquet' if fmt == 'parquet' else 'csv'}"
 
 
-def start_run(work, spec, resume: bool, jobs: int, started: str) -> dict:
+def start_run(work, spec, resume: bool, jobs: int, started: str, *, scheduler=None) -> dict:
     """Open the work folder (a new run, or the unfinished one when resuming) and record
     this session in its ``run.json``."""
     manifest = work / RUN_FILE
@@ -52,6 +52,8 @@ def start_run(work, spec, resume: bool, jobs: int, started: str) -> dict:
     session = {"started": started, "wall_seconds": 0.0, "cpu_seconds": 0.0,
                "feature_cpu_seconds": 0.0, "puzzles_solved": 0}  # fmt: skip
     session.update(jobs=effective_jobs(jobs), **git_commit())
+    if scheduler is not None:
+        session["scheduler"] = scheduler
     run["sessions"].append(session)
     atomic_write_json(manifest, run)  # a killed session is on record too
     return run
