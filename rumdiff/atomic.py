@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = [
+    "atomic_copy",
     "atomic_open",
     "atomic_write",
     "atomic_write_json",
@@ -30,6 +31,10 @@ __all__ = [
     "jsonable",
     "staged",
 ]
+
+
+#: Paths that stand for an open stream of this process, not for a file to replace.
+_STREAMS = ("/dev/", "/proc/")
 
 
 @lru_cache(maxsize=1)
@@ -65,14 +70,17 @@ def resolve_output(path) -> tuple[Path, bool]:
     IsADirectoryError
         If the target is a folder.
     """
-    target = Path(os.path.realpath(path))
     try:
-        mode = os.stat(target).st_mode
+        mode = os.stat(path).st_mode  # follows links, through /proc's fd links too
     except FileNotFoundError:
-        return target, True
+        return Path(os.path.realpath(path)), True
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(21, "Is a directory", str(path))
-    return target, stat.S_ISREG(mode)
+    if not stat.S_ISREG(mode) or str(path).startswith(_STREAMS):
+        # A device, FIFO or socket, or /dev/stdout and its kin (even when they lead to a
+        # regular file, the caller's redirection decides how it is written): write into.
+        return Path(path), False
+    return Path(os.path.realpath(path)), True
 
 
 def atomic_write(path, write) -> None:
@@ -85,7 +93,13 @@ def atomic_write(path, write) -> None:
     """
     path, replaceable = resolve_output(path)
     if not replaceable:
-        write(str(path))
+        # Written in one piece, appended: /dev/stdout led to a file by >> must keep what
+        # the file held, and a FIFO's reader sees nothing of a write that fails.
+        with tempfile.TemporaryDirectory() as folder:
+            temporary = os.path.join(folder, "output")
+            write(temporary)
+            with open(temporary, "rb") as source, open(path, "ab") as sink:
+                shutil.copyfileobj(source, sink)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -111,8 +125,8 @@ def atomic_open(path, *, encoding: str = "utf-8"):
     :func:`atomic_write`.
     """
     target, replaceable = resolve_output(path)
-    if not replaceable:
-        with open(target, "w", encoding=encoding, newline="\n") as stream:
+    if not replaceable:  # appended, as in atomic_write
+        with open(target, "a", encoding=encoding, newline="\n") as stream:
             yield stream
         return
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -130,6 +144,17 @@ def atomic_open(path, *, encoding: str = "utf-8"):
         Path(temporary).unlink(missing_ok=True)
         raise
     _fsync_dir(target.parent)
+
+
+def atomic_copy(source, path) -> None:
+    """Copy the file ``source`` to ``path`` as :func:`atomic_write` writes (a symlink's
+    target replaced, a device or FIFO written into), never moving or re-moding ``path``."""
+
+    def write(temporary):
+        with open(source, "rb") as reader, open(temporary, "wb") as writer:
+            shutil.copyfileobj(reader, writer)
+
+    atomic_write(path, write)
 
 
 def atomic_write_text(path, text: str, *, encoding: str = "utf-8") -> None:

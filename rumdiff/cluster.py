@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from concurrent.futures import CancelledError
 
 __all__ = ["ClusterError", "connect", "joblib_on_cluster", "run_on_cluster", "versions"]
 
 #: Tasks kept in flight per worker thread: enough to hide the round trips.
 IN_FLIGHT_PER_THREAD = 2
+#: What --scheduler takes: a protocol, a host and a port.
+_ADDRESS = re.compile(r"(tcp|tls)://[^\s/:]+:[0-9]+")
 #: Seconds to wait for the scheduler when connecting.
 CONNECT_TIMEOUT = 10
 
@@ -30,10 +33,18 @@ def versions() -> dict:
     """The versions a worker must share with the client (run on each worker too)."""
     import numba
     import numpy
+    import pandas
+    import sklearn
 
     import rumdiff
 
-    return {"rumdiff": rumdiff.__version__, "numpy": numpy.__version__, "numba": numba.__version__}
+    return {
+        "rumdiff": rumdiff.__version__,
+        "numpy": numpy.__version__,
+        "numba": numba.__version__,
+        "scikit-learn": sklearn.__version__,
+        "pandas": pandas.__version__,
+    }
 
 
 def _distributed():
@@ -61,9 +72,13 @@ def connect(address: str):
     for name in ["distributed", *logging.root.manager.loggerDict]:
         if name.startswith("distributed"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
+    if not _ADDRESS.fullmatch(address):
+        raise ClusterError(
+            f"{address!r} is not a scheduler address; expected one like tcp://host:8786"
+        )
     try:
         client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
     try:
         _check_workers(client, address)
@@ -82,9 +97,15 @@ def joblib_on_cluster(address: str):
     """
     import joblib
 
+    distributed = _distributed()
     with connect(address) as client, client.as_current():
-        with joblib.parallel_config(backend="dask"):
-            yield client
+        try:
+            with joblib.parallel_config(backend="dask"):
+                yield client
+        except _LOST as error:
+            raise _lost(error) from None
+        except distributed.KilledWorker as error:
+            raise _killed(error) from None
 
 
 def _check_workers(client, address: str) -> None:
@@ -137,13 +158,30 @@ def run_on_cluster(client, function, tasks, *, ordered: bool = False):
             if len(pending) >= window:
                 yield from _drain(pending, done, ordered, keep=window - 1)
         yield from _drain(pending, done, ordered, keep=0)
-    except (OSError, TimeoutError, CancelledError, distributed.comm.CommClosedError) as error:
-        # A lost scheduler cancels every future of the client.
-        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        raise ClusterError(f"lost the Dask scheduler ({type(error).__name__}: {first})") from None
+    except _LOST as error:
+        raise _lost(error) from None
+    except distributed.KilledWorker as error:
+        raise _killed(error) from None
     finally:
         for future in pending:
             future.release()
+
+
+#: What a lost scheduler raises: it cancels every future of the client, or the connection
+#: fails (CommClosedError is an OSError).
+_LOST = (OSError, TimeoutError, CancelledError)
+
+
+def _lost(error) -> ClusterError:
+    first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return ClusterError(f"lost the Dask scheduler ({type(error).__name__}: {first})")
+
+
+def _killed(error) -> ClusterError:
+    return ClusterError(
+        f"a task killed the Dask workers it ran on ({error}); see the workers' logs (out of "
+        "memory?)"
+    )
 
 
 def _drain(pending: list, done, ordered: bool, *, keep: int):

@@ -16,7 +16,14 @@ import signal
 import sys
 from pathlib import Path
 
-__all__ = ["LockedError", "RunLock", "die_with_parent", "effective_jobs", "run_unordered"]
+__all__ = [
+    "LockedError",
+    "RunLock",
+    "WorkerError",
+    "die_with_parent",
+    "effective_jobs",
+    "run_unordered",
+]
 
 #: prctl option that sets the signal a process gets when its parent dies (Linux).
 _PR_SET_PDEATHSIG = 1
@@ -74,6 +81,7 @@ def run_unordered(function, tasks, *, jobs: int, client=None, ordered: bool = Fa
 
 def _pool(function, tasks, workers: int, ordered: bool):
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
     from multiprocessing import get_context
 
     pool = ProcessPoolExecutor(
@@ -81,6 +89,7 @@ def _pool(function, tasks, workers: int, ordered: bool):
         initargs=(os.getpid(),),
     )  # fmt: skip
     pending = []  # in submission order
+    finished = False
     try:
         for task in tasks:
             pending.append(pool.submit(function, *task))
@@ -88,8 +97,18 @@ def _pool(function, tasks, workers: int, ordered: bool):
                 yield from _finished(pending, ordered, wait, FIRST_COMPLETED)
         while pending:
             yield from _finished(pending, ordered, wait, FIRST_COMPLETED)
+        finished = True
+    except BrokenProcessPool:
+        raise WorkerError(
+            "a worker process died (killed, or out of memory?); finished work is kept"
+        ) from None
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if not finished:
+            # Stopped early (an error, Ctrl-C, a closed generator): the tasks running or
+            # queued are not wanted, and the interpreter would wait for them at exit.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def _finished(pending: list, ordered: bool, wait, first_completed):
@@ -101,6 +120,10 @@ def _finished(pending: list, ordered: bool, wait, first_completed):
     for future in [f for f in pending if f in done]:
         pending.remove(future)
         yield future.result()
+
+
+class WorkerError(RuntimeError):
+    """A worker process died before finishing its task."""
 
 
 class LockedError(RuntimeError):

@@ -103,3 +103,20 @@ def test_staged_follows_a_symlink_in_the_folder(tmp_path):
     with staged(outdir) as stage:
         (stage / "report.md").write_text("new")
     assert (outdir / "report.md").is_symlink() and target.read_text() == "new"
+
+
+def test_atomic_copy_follows_a_symlink_and_keeps_a_device(tmp_path):
+    from rumdiff.atomic import atomic_copy
+
+    source = tmp_path / "model.bin"
+    source.write_bytes(b"model")
+    target = tmp_path / "elsewhere.bin"
+    target.write_bytes(b"old")
+    link = tmp_path / "link.bin"
+    link.symlink_to(target)
+    atomic_copy(source, link)
+    assert link.is_symlink() and target.read_bytes() == b"model"
+    before = os.stat(os.devnull)
+    atomic_copy(source, os.devnull)
+    after = os.stat(os.devnull)
+    assert after.st_ino == before.st_ino and after.st_mode == before.st_mode

@@ -130,3 +130,19 @@ def test_work_that_would_not_fit_is_refused_up_front(argv, message, tmp_path, ca
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_solve_reads_a_pipe_and_names_stdin_in_its_messages(monkeypatch, capsys):
+    text = b"2\n3\n1b 2b 3b\n3\n1b 2b x\n"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert main(["solve", "-"]) == 1
+    assert capsys.readouterr().err.startswith("rumdiff solve: error: -:5: 'x' is not a tile")
+
+
+def test_solve_checks_the_whole_file_against_n_before_solving(tmp_path, capsys):
+    file = tmp_path / "late.in"
+    file.write_text("2\n3\n1b 2b 3b\n3\n99b 100b 101b\n")
+    out = tmp_path / "scores.txt"
+    assert main(["solve", str(file), "-n", "100", "-o", str(out)]) == 1
+    assert "late.in:5: tile '101b': value outside 1..100" in capsys.readouterr().err
+    assert not out.exists()

@@ -4,6 +4,7 @@ a scheduler lost mid-run. Everything started is stopped, with timeouts."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -29,38 +30,52 @@ class Cluster:
     def __init__(self, folder: Path, workers: int = 2):
         self.file = folder / "scheduler.json"
         common = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        self.workers = []
         self.scheduler = subprocess.Popen(
             [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
              "--scheduler-file", str(self.file)], **common,
         )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while not self.file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        self.workers = [
-            subprocess.Popen(
-                [
-                    DASK,
-                    "worker",
-                    "--scheduler-file",
-                    str(self.file),
-                    "--nthreads",
-                    "1",
-                    "--no-dashboard",
-                    "--no-nanny",
-                ],
-                **common,
-            )  # fmt: skip
-            for _ in range(workers)
-        ]
-        with distributed.Client(scheduler_file=str(self.file), timeout=60) as client:
-            client.wait_for_workers(workers, timeout=120)
-            self.address = client.scheduler.address
+        try:
+            self.address = json.loads(_written(self.file))["address"]
+            self.workers = [
+                subprocess.Popen(
+                    [
+                        DASK,
+                        "worker",
+                        self.address,
+                        "--nthreads",
+                        "1",
+                        "--no-dashboard",
+                        "--no-nanny",
+                    ],
+                    **common,
+                )  # fmt: skip
+                for _ in range(workers)
+            ]
+            with distributed.Client(self.address, timeout=60) as client:
+                client.wait_for_workers(workers, timeout=120)
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         for process in [*self.workers, self.scheduler]:
             if process.poll() is None:
                 process.kill()
             process.wait(timeout=30)
+
+
+def _written(path: Path, seconds: float = 60) -> str:
+    """The text of a file another process writes, once it is complete JSON."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            text = path.read_text()
+            json.loads(text)
+            return text
+        except (OSError, ValueError):
+            time.sleep(0.1)
+    raise TimeoutError(f"{path} was not written in {seconds} s")
 
 
 @pytest.fixture(scope="module")
@@ -156,6 +171,7 @@ def test_a_lost_scheduler_ends_the_run_and_resume_finishes_it(local_dataset, tmp
         deadline = time.monotonic() + 120
         while len(list(parts.glob("part-*"))) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
+        assert run.poll() is None, "the run ended before the scheduler could be killed"
         started.scheduler.send_signal(signal.SIGKILL)
         _, err = run.communicate(timeout=300)
     finally:

@@ -387,7 +387,7 @@ def test_cli_errors_are_one_line(capsys, tmp_path):
     _one_line_error(capsys, ["generate"], "OUT is required")
     _one_line_error(capsys, ["generate", str(tmp_path / "d.txt")], "unknown dataset extension")
     _one_line_error(capsys, ["generate", out, "--count", "0"], "--count: must be", code=2)
-    _one_line_error(capsys, ["generate", out, "--jobs", "0"], "jobs must be")
+    _one_line_error(capsys, ["generate", out, "--jobs", "0"], "--jobs: must not be 0", code=2)
     _one_line_error(capsys, ["generate", out, "--mode", "fixed"], "fixed mode needs percentages")
     _one_line_error(capsys, ["generate", out, "--thresholds", "3,2"], "increase strictly")
     _one_line_error(capsys, ["generate", out, "--label-by", "time", "--thresholds", "1",
@@ -444,19 +444,27 @@ def test_progress_bar():
     now = [0.0]
     stream = io.StringIO()
     bar = ProgressBar(400, initial=100, stream=stream, clock=lambda: now[0], log_interval=5)
-    now[0] = 60.0  # the first chunk pays for start-up: no rate, no ETA yet
+    now[0] = 10.0  # the first chunk pays for start-up
     bar.update(150)
-    now[0] = 70.0
+    now[0] = 20.0  # as long again: the rate counts from the first chunk
     bar.update(200)
-    now[0] = 90.0
+    now[0] = 40.0
     bar.update(400)
     bar.close()
     lines = stream.getvalue().splitlines()
     assert len(lines) == 3
-    assert "150/400" in lines[0] and "-- puzzles/s" in lines[0] and "ETA --:--" in lines[0]
+    # Right after the first chunk only the rate since the start is known.
+    assert "150/400" in lines[0] and "5.0 puzzles/s" in lines[0] and "ETA 0:50" in lines[0]
     assert "200/400" in lines[1] and "5.0 puzzles/s" in lines[1] and "ETA 0:40" in lines[1]
-    assert "elapsed 1:10" in lines[1]
+    assert "elapsed 0:20" in lines[1]
     lines = lines[1:]
+    # In the first wave (parallel workers finishing together) the rate is since the start.
+    now[0] = 0.0
+    wave = ProgressBar(400, stream=io.StringIO(), clock=lambda: now[0])
+    now[0] = 60.0
+    wave.update(100)
+    now[0] = 60.5
+    assert wave.rate() == pytest.approx(100 / 60.5)
     assert "400/400 100.0%" in lines[1] and "ETA 0:00" in lines[1]
 
 

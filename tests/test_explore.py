@@ -87,7 +87,7 @@ def test_cli_explore(tmp_path, capsys):
         (["-m", "1"], "m >= 2", 1),
         (["--samples", "0"], "--samples: must be a whole number", 2),
         (["--zoom-max", "200"], "grid extent", 1),
-        (["--jobs", "0"], "--jobs", 1),
+        (["--jobs", "0"], "--jobs: must not be 0", 2),
     ):
         assert main([*argv, *bad, "--quiet"]) == code
         err = capsys.readouterr().err

@@ -123,3 +123,33 @@ def test_generate_workers_die_when_generate_is_killed(tmp_path):
     finally:
         run.kill()
         run.wait(timeout=10)
+
+
+def _slow_or_failing(index: int) -> int:
+    if index == 0:
+        time.sleep(0.3)
+        raise ValueError("task 0 fails")
+    time.sleep(30)
+    return index
+
+
+def _suicide(index: int) -> int:
+    if index == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return index
+
+
+def test_an_error_in_a_task_stops_the_pool_at_once():
+    from rumdiff.processes import run_unordered
+
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="task 0 fails"):
+        list(run_unordered(_slow_or_failing, [(i,) for i in range(4)], jobs=2))
+    assert time.monotonic() - started < 20, "waited for the other tasks"
+
+
+def test_a_worker_that_dies_is_one_clear_error():
+    from rumdiff.processes import WorkerError, run_unordered
+
+    with pytest.raises(WorkerError, match="a worker process died"):
+        list(run_unordered(_suicide, [(i,) for i in range(4)], jobs=2))

@@ -110,11 +110,13 @@ def main(argv=None) -> int:
     if args.command is None:  # nothing to do: say what there is, as a usage error
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    from rumdiff.cluster import ClusterError
+    from rumdiff.processes import WorkerError
     from rumdiff.puzzle import PuzzleFileError
 
     try:
         return int(args.run(args) or 0)
-    except (UserError, PuzzleFileError) as error:
+    except (UserError, PuzzleFileError, ClusterError, WorkerError) as error:
         print(f"rumdiff {args.command}: error: {error}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

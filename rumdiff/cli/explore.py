@@ -54,8 +54,6 @@ def run(args) -> int:
     from rumdiff.cli.progress import ProgressCallback
     from rumdiff.report.exploration import explore, write_explore
 
-    if args.jobs == 0:
-        raise UserError("--jobs must not be 0")
     progress = ProgressCallback()
 
     try:

@@ -38,8 +38,9 @@ def number_list(text: str) -> list[float]:
         ) from None
 
 
-def integer(low: int | None = None, high: int | None = None):
-    """An argparse type: a whole number in low..high, else a one-line usage error."""
+def integer(low: int | None = None, high: int | None = None, *, zero: bool = True):
+    """An argparse type: a whole number in low..high (not 0 unless ``zero``), else a
+    one-line usage error."""
 
     def parse(text: str) -> int:
         from rumdiff.validation import whole
@@ -49,9 +50,12 @@ def integer(low: int | None = None, high: int | None = None):
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         try:
-            return whole("value", value, low=low, high=high)
+            value = whole("value", value, low=low, high=high)
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error).removeprefix("value ")) from None
+        if value == 0 and not zero:
+            raise argparse.ArgumentTypeError("must not be 0 (-1 means every core)")
+        return value
 
     parse.__name__ = "whole number"  # argparse names the type in its messages
     return parse
@@ -107,7 +111,7 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
         help=f"random seed (default: {config.SEED})",
     )
     parser.add_argument(
-        "--jobs", type=integer(-1024, 1024), default=config.DATASET_JOBS,
+        "--jobs", type=integer(-1024, 1024, zero=False), default=config.DATASET_JOBS,
         help=f"worker processes; {jobs_help} (default: {config.DATASET_JOBS})",
     )  # fmt: skip
     parser.add_argument(
@@ -140,7 +144,8 @@ def puzzle_blocks(args):
     (:func:`rumdiff.puzzle.iter_puzzles`); ``args.k`` and ``args.n`` must be set."""
     from rumdiff.puzzle import iter_puzzles
 
-    return iter_puzzles(args.file, k=args.k, m=args.m, n=args.n)
+    name = getattr(args, "name", None)
+    return iter_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=name)
 
 
 @contextlib.contextmanager
@@ -161,7 +166,14 @@ def output_stream(path: str | None):
             raise UserError(f"cannot write {path}: {error.strerror or error}") from None
         return
     with tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n") as spool:
-        yield spool
+        try:
+            yield spool
+        except OSError as error:  # the spool's folder is full or capped
+            where = tempfile.gettempdir()
+            raise UserError(
+                f"cannot spool standard output in {where}: {error.strerror or error}; "
+                "write to a file with -o, or set TMPDIR"
+            ) from None
         spool.seek(0)
         try:
             shutil.copyfileobj(spool, sys.stdout)

@@ -27,8 +27,9 @@ def format_duration(seconds: float) -> str:
 class ProgressBar:
     """Progress of ``total`` items, of which ``initial`` were done before (a resumed run).
 
-    The rate and the ETA count only the items done after the first update that shows
-    progress (the ETA is unknown until the second), so neither includes start-up.
+    Once the run has gone on past its first items for as long as they took, the rate
+    and the ETA count only the items done after them, so neither includes start-up;
+    before that they count from the start (erring slow, never fast).
 
     Parameters
     ----------
@@ -81,6 +82,11 @@ class ProgressBar:
         now = self.clock() if now is None else now
         since, count = self._base
         elapsed = now - since
+        if elapsed < since - self.started:
+            # Still in the first wave: parallel workers finish their first items almost
+            # together, so items since the first say nothing yet. The rate since the
+            # start (start-up included) errs on the slow side instead.
+            elapsed, count = now - self.started, self.initial
         return (self.done - count) / elapsed if elapsed > 0 and self.done > count else 0.0
 
     def line(self, now: float | None = None) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import stat
 import sys
 import tempfile
 
@@ -53,7 +55,7 @@ def register(subparsers) -> None:
         help="budget: give up on a puzzle that needs more DP states",
     )  # fmt: skip
     parser.add_argument(
-        "--jobs", type=integer(-1024, 1024), default=config.SOLVE_JOBS,
+        "--jobs", type=integer(-1024, 1024, zero=False), default=config.SOLVE_JOBS,
         help="worker processes; -1 uses every core; the output keeps the file's order",
     )  # fmt: skip
     scheduler_option(parser)
@@ -67,18 +69,19 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from rumdiff.cli.progress import ProgressBar
-    from rumdiff.cluster import ClusterError, connect
+    from rumdiff.cluster import connect
     from rumdiff.processes import run_unordered
     from rumdiff.puzzle import scan_puzzles
 
     check_outputs([args.file], [args.output, args.stats])
+    args.name = args.file  # what messages call the input
     with contextlib.ExitStack() as stack:
-        if args.file == "-":  # read twice below: keep standard input in a temporary file
-            args.file = _spool_stdin(stack)
+        if not _regular(args.file):  # read twice below: keep a pipe's content in a file
+            args.file = _spool(args.file, stack)
         # One checking pass first: a bad line at the end fails before hours of solving,
         # and the file's defaults for k and n come without holding it.
-        k, n, count = scan_puzzles(args.file, m=args.m)
-        args.k, args.n = args.k or k, args.n or n
+        k, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
+        args.k, args.n = k, n
         client = stack.enter_context(connect(args.scheduler)) if args.scheduler else None
         scores = stack.enter_context(output_stream(args.output))
         stats = stack.enter_context(output_stream(args.stats)) if args.stats else None
@@ -94,36 +97,43 @@ def run(args) -> int:
             for start in range(0, len(block), config.SOLVE_TASK_PUZZLES)
         )
         number = failed = 0
-        try:
-            for results in run_unordered(
-                solve_piece, tasks, jobs=args.jobs, client=client, ordered=True
-            ):
-                for line, shown, row, error in results:
-                    number += 1
-                    if shown is not None:
-                        line += f"\n# puzzle {number}\n" + (shown + "\n" if shown else "") + "#"
-                    if error is not None:
-                        failed += 1
-                        print(f"rumdiff solve: error: {args.file}: puzzle {number}: {error}",
-                              file=sys.stderr)  # fmt: skip
-                    scores.write(line + "\n")
-                    if stats is not None:
-                        shown = (number, args.k, args.m, args.n) + row
-                        stats.write(",".join(map(str, shown)) + "\n")
-                if bar is not None:
-                    bar.update(number)
-        except ClusterError as error:
-            raise UserError(str(error)) from None
+        for results in run_unordered(
+            solve_piece, tasks, jobs=args.jobs, client=client, ordered=True
+        ):
+            for line, shown, row, error in results:
+                number += 1
+                if shown is not None:
+                    line += f"\n# puzzle {number}\n" + (shown + "\n" if shown else "") + "#"
+                if error is not None:
+                    failed += 1
+                    print(f"rumdiff solve: error: {args.name}: puzzle {number}: {error}",
+                          file=sys.stderr)  # fmt: skip
+                scores.write(line + "\n")
+                if stats is not None:
+                    shown = (number, args.k, args.m, args.n) + row
+                    stats.write(",".join(map(str, shown)) + "\n")
+            if bar is not None:
+                bar.update(number)
         if bar is not None:
             bar.close()
     if failed:
-        raise UserError(f"{args.file}: {failed} of {number} puzzles {UNSOLVED}")
+        raise UserError(f"{args.name}: {failed} of {number} puzzles {UNSOLVED}")
     return 0
 
 
-def _spool_stdin(stack: contextlib.ExitStack) -> str:
-    spool = stack.enter_context(tempfile.NamedTemporaryFile(prefix="rumdiff-stdin-"))
-    shutil.copyfileobj(sys.stdin.buffer, spool)
+def _regular(path: str) -> bool:
+    """Whether ``path`` is a regular file, which can be read twice."""
+    try:
+        return path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # let the reader report it, naming the file
+
+
+def _spool(path: str, stack: contextlib.ExitStack) -> str:
+    """Copy standard input or a pipe into a temporary file; return its name."""
+    spool = stack.enter_context(tempfile.NamedTemporaryFile(prefix="rumdiff-input-"))
+    source = sys.stdin.buffer if path == "-" else stack.enter_context(open(path, "rb"))
+    shutil.copyfileobj(source, spool)
     spool.flush()
     return spool.name
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import shlex
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -58,7 +57,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=integer(-1024, 1024),
+        type=integer(-1024, 1024, zero=False),
         default=config.TRAIN_JOBS,
         help="parallel workers (-1: every core)",
     )
@@ -94,7 +93,7 @@ def _read(path: str):
 
 
 def run(args) -> int:
-    from rumdiff.atomic import staged
+    from rumdiff.atomic import atomic_copy, staged
     from rumdiff.cli.progress import format_duration
     from rumdiff.cluster import ClusterError, joblib_on_cluster
     from rumdiff.learn import model as models
@@ -133,9 +132,11 @@ def run(args) -> int:
             saved = dataclasses.replace(saved, path=str(path))
             report.write_report(result, stage, model=saved, command=command, comparison=comparison)
             if path.parent.resolve() != outdir.resolve():
-                path.parent.mkdir(parents=True, exist_ok=True)
+                # Elsewhere: copied as every output is written (links followed, devices
+                # written into), the model before its sidecar.
                 for made in (stage / path.name, models.sidecar_path(stage / path.name)):
-                    shutil.move(made, path.parent / made.name)
+                    atomic_copy(made, path.parent / made.name)
+                    made.unlink()
     except OSError as error:
         raise UserError(f"cannot write {error.filename or outdir}: {error.strerror}") from None
     cv = saved.metadata["cv"]

@@ -218,6 +218,7 @@ def build_dataset(
         percentages=spec.percentages, regime_weights=spec.regime_weights,
     )  # fmt: skip
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # the lock lives beside the output
         with RunLock(f"{path}.lock", what=str(path)):
             return _build(path, fmt, spec, generated, features, label_by, thresholds,
                           (jobs, scheduler), resume, command, progress, began, started)  # fmt: skip

@@ -284,12 +284,13 @@ def _open(path: str):
         raise PuzzleFileError(path, 0, f"cannot read: {error.strerror or error}") from None
 
 
-def _file_records(path: str, *, k, m: int, n):
+def _file_records(path: str, *, k, m: int, n, name: str | None = None):
     stream = _open(path)
+    name = path if name is None else name  # what messages call the file
     try:
-        yield from _records(_stream_lines(stream, path), path, k=k, m=m, n=n)
+        yield from _records(_stream_lines(stream, name), name, k=k, m=m, n=n)
     except OSError as error:
-        raise PuzzleFileError(path, 0, f"cannot read: {error.strerror or error}") from None
+        raise PuzzleFileError(name, 0, f"cannot read: {error.strerror or error}") from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -310,13 +311,15 @@ def read_puzzles(path, *, k: int | None = None, m: int = config.M, n: int | None
     return _stack(list(_file_records(path, k=k, m=m, n=n)), path, k=k, m=m, n=n)
 
 
-def iter_puzzles(path, *, k: int, m: int, n: int, cells: int = config.PUZZLE_BLOCK_CELLS):
+def iter_puzzles(
+    path, *, k: int, m: int, n: int, cells: int = config.PUZZLE_BLOCK_CELLS, name=None
+):
     """Read a puzzle file in blocks of puzzles, holding one block at a time.
 
     Each block holds about ``cells`` cells (``cells // (n * k)`` puzzles, at least one),
     so memory follows the block, not the file. A malformed file raises when the reader
     reaches the problem, after the blocks before it were yielded: commit outputs only
-    once the generator is exhausted.
+    once the generator is exhausted. Messages call the file ``name`` (default: ``path``).
 
     Yields
     ------
@@ -329,34 +332,42 @@ def iter_puzzles(path, *, k: int, m: int, n: int, cells: int = config.PUZZLE_BLO
         If the file cannot be read or is malformed.
     """
     path = str(path)
-    _check_shape(path, k, m, n)
+    name = path if name is None else name
+    _check_shape(name, k, m, n)
     size = max(1, cells // (n * k))
     block = []
-    for record in _file_records(path, k=k, m=m, n=n):
+    for record in _file_records(path, k=k, m=m, n=n, name=name):
         block.append(record)
         if len(block) == size:
-            yield _stack(block, path, k=k, m=m, n=n)
+            yield _stack(block, name, k=k, m=m, n=n)
             block = []
     if block:
-        yield _stack(block, path, k=k, m=m, n=n)
+        yield _stack(block, name, k=k, m=m, n=n)
 
 
-def scan_puzzles(path, *, m: int = config.M) -> tuple[int, int, int]:
-    """Check a whole puzzle file without keeping it; return the defaults it implies.
+def scan_puzzles(
+    path, *, k: int | None = None, m: int = config.M, n: int | None = None, name=None
+) -> tuple[int, int, int]:
+    """Check a whole puzzle file without keeping it; return the k and n it implies.
+
+    Given k or n, every tile is checked against them too. Messages call the file
+    ``name`` (default: ``path``).
 
     Returns
     -------
     k, n, count : int
-        The colours up to the last letter used (at least 4), the largest value, and
-        the number of puzzles: what :func:`read_puzzles` takes when k and n are not given.
+        ``k`` if given, else the colours up to the last letter used (at least 4); ``n``
+        if given, else the largest value; the number of puzzles: what
+        :func:`read_puzzles` takes.
     """
     path = str(path)
-    _check_shape(path, None, m, None)
-    k, n, count = config.K, 1, 0
-    for record in _file_records(path, k=None, m=m, n=None):
-        alone = _stack([record], path, k=None, m=m, n=None)  # checks its values and copies
-        k, n, count = max(k, alone.k), max(n, alone.n), count + 1
-    return k, n, count
+    name = path if name is None else name
+    _check_shape(name, k, m, n)
+    seen_k, seen_n, count = k or config.K, n or 1, 0
+    for record in _file_records(path, k=k, m=m, n=n, name=name):
+        alone = _stack([record], name, k=k, m=m, n=n)  # checks its values and copies
+        seen_k, seen_n, count = max(seen_k, alone.k), max(seen_n, alone.n), count + 1
+    return seen_k, seen_n, count
 
 
 def format_puzzles(puzzles: Puzzles) -> str:
