@@ -140,3 +140,36 @@ def test_the_cap_catches_a_reader_that_holds_the_whole_file(tmp_path):
     whole = "import sys; from rumdiff.puzzle import read_puzzles; read_puzzles(sys.argv[1])"
     code, _, err = _run_capped(["-c", whole, str(file)], python=True)
     assert code != 0 and "MemoryError" in err
+
+
+def test_train_refuses_a_model_path_that_is_its_dataset(tmp_path, capsys):
+    dataset = tmp_path / "d.csv"
+    dataset.write_text("id\n0\n")
+    (tmp_path / "d.csv.json").write_text("{}")
+    before = dataset.read_bytes()
+    argv = ["train", str(dataset), "-o", str(tmp_path / "out"), "--model", str(dataset)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "is the input" in err and err.count("\n") == 1
+    assert dataset.read_bytes() == before and not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_standard_output_is_one_line():
+    done = subprocess.run(
+        f"{sys.executable} -m rumdiff solve - > /dev/full",
+        shell=True, input="1\n3\n1b 2b 3b\n", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "rumdiff solve: error: cannot write to standard output: No space left on device"
+    )
+
+
+def test_a_value_over_the_largest_n_names_its_line(tmp_path, capsys):
+    file = tmp_path / "big.in"
+    file.write_text("2\n3\n1b 2b 3b\n3\n1b 2b 10001b\n")
+    assert main(["solve", str(file)]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"rumdiff solve: error: {file}:5: value 10001 exceeds the largest allowed, 10000"
+    )
