@@ -43,9 +43,10 @@ test-all: setup lint
 	$(BIN)/python -m pytest -q -m "slow or not slow"
 
 # The oldest versions pyproject.toml allows, on the oldest Python it allows (when this
-# machine has it). pyparsing is capped at what was current for the oldest matplotlib,
+# machine has it: on PATH, or installed by pyenv; else the default Python). pyparsing is capped at what was current for the oldest matplotlib,
 # whose text rendering calls names that pyparsing 3.3 deprecates.
-FLOORS_PYTHON ?= $(shell command -v python3.10 || echo $(PYTHON))
+FLOORS_PYTHON ?= $(shell for p in python3.10 $$HOME/.pyenv/versions/3.10*/bin/python3.10 $(PYTHON); do \
+	$$p -c 'import sys' >/dev/null 2>&1 && { echo $$p; break; }; done)
 FLOORS_VENV ?= .venv-floors
 
 test-floors: $(FLOORS_VENV)/.installed
