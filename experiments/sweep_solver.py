@@ -1,0 +1,86 @@
+"""Regime sweep: rumdiff's solver against the reference ILP for k 4-6, m 1-3, n 100.
+
+Usage::
+
+    python experiments/sweep_solver.py [--count 10] [--seed 1] [--n 100]
+
+Per cell (k, m, and how copies are drawn: ``fixed``, 20% of the cells at each of 0 ..
+m-1 copies and the rest at m, or ``simplex``, shares uniform on the simplex), both
+solvers run on the same puzzles in this one process, one after the other, so the ratio
+is fair on a noisy machine. Prints a Markdown table: rumdiff's mean and max seconds, DP
+states and transitions, the ILP's mean and max seconds, the ratio of the means, and how
+many puzzles the solver gave up on (over its state budget); scores must agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from rumdiff.data.generator import generate
+from rumdiff.solve import SolverBudgetError, solve
+from rumdiff.solve.reference import solve_ilp
+
+
+def _cell(k: int, m: int, mode: str, n: int, count: int, seed: int) -> dict:
+    options = {"mode": "simplex"} if mode == "simplex" else {
+        "mode": "fixed", "percentages": (20,) * m
+    }  # fmt: skip
+    puzzles = generate(count, k=k, m=m, n=n, seed=seed, **options).puzzles
+    ours, states, transitions, ilp, failed = [], [], [], [], 0
+    for puzzle in puzzles:
+        started = time.perf_counter()
+        try:
+            solution = solve(puzzle)
+        except SolverBudgetError:
+            failed += 1
+            solution = None
+        ours.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        reference = solve_ilp(puzzle.copies).score
+        ilp.append(time.perf_counter() - started)
+        if solution is not None:
+            if solution.score != reference:
+                raise SystemExit(
+                    f"G({k},{m},{n}) {mode}: rumdiff {solution.score} != ILP {reference}"
+                )
+            states.append(solution.work.states)
+            transitions.append(solution.work.transitions)
+    return {
+        "ours": ours, "ilp": ilp, "failed": failed,
+        "states": states or [0], "transitions": transitions or [0],
+    }  # fmt: skip
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=10, help="puzzles per cell")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--n", type=int, default=100)
+    args = parser.parse_args(argv)
+    solve(generate(1, k=4, m=2, n=20, seed=0).puzzles[0])  # load the kernels first
+    print(f"{args.count} puzzles a cell, n = {args.n}, seed {args.seed}\n")
+    print("| k | m | copies | rumdiff mean / max ms | states mean / max | transitions mean / "
+          "max | ILP mean / max ms | ILP / rumdiff | gave up |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    for k in (4, 5, 6):
+        for m in (1, 2, 3):
+            for mode in ("fixed", "simplex"):
+                cell = _cell(k, m, mode, args.n, args.count, args.seed)
+                ours, ilp = cell["ours"], cell["ilp"]
+                ratio = statistics.fmean(ilp) / statistics.fmean(ours)
+                print(
+                    f"| {k} | {m} | {mode} | {1e3 * statistics.fmean(ours):.1f} / "
+                    f"{1e3 * max(ours):.1f} | {statistics.fmean(cell['states']):,.0f} / "
+                    f"{max(cell['states']):,} | {statistics.fmean(cell['transitions']):,.0f} / "
+                    f"{max(cell['transitions']):,} | {1e3 * statistics.fmean(ilp):.1f} / "
+                    f"{1e3 * max(ilp):.1f} | {ratio:.1f}x | {cell['failed']} |",
+                    flush=True,
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
