@@ -14,10 +14,10 @@ import numpy as np
 from numba import njit
 
 from rumdiff.solve._tiles import (
-    group_index,
-    remove_isolated,
-    row_upper_bounds,
-    segments,
+    fill_report,
+    joint_radix,
+    prepare,
+    segment_bounds,
 )
 
 OK = 0
@@ -294,18 +294,11 @@ def solve_kernel(
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
     DP transitions, segments, segments needing the DP, status, exact passes.
     """
-    n, k = copies.shape
+    k = copies.shape[1]
     size = tables[5].shape[0]
-    radix = np.empty(k, np.int64)
-    radix[0] = 1
-    for c in range(1, k):
-        radix[c] = radix[c - 1] * size
+    radix = joint_radix(k, size)
     reduced[:, :] = copies
-    removed = remove_isolated(reduced, s)
-    row_bound = np.empty(n, np.int64)
-    row_upper_bounds(reduced, gv, m, row_bound)
-    bounds = np.empty((n, 2), np.int64)
-    count = segments(reduced, bounds)
+    removed, row_bound, bounds, count = prepare(reduced, m, s, gv)
     path[:] = 0
     score = 0
     lower = 0
@@ -321,16 +314,9 @@ def solve_kernel(
         hi = bounds[segment, 1]
         rows = hi - lo
         x = reduced[lo:hi]
-        groups_only = 0
-        for i in range(rows):
-            groups_only += (lo + i + 1) * gv[group_index(x[i], m + 1)]
         runs_path = np.zeros(rows, np.int64)
         runs_only = _runs_only(x, lo + 1, m, tables, gv_none, dense, radix, runs_path)
-        suffix = np.zeros(rows + 2, np.int64)
-        for i in range(rows - 1, -1, -1):
-            suffix[i] = suffix[i + 1] + row_bound[lo + i]
-        low = max(runs_only, groups_only)
-        high = min(runs_only + groups_only, suffix[0])
+        groups_only, suffix, low, high = segment_bounds(x, lo, m, gv, row_bound, runs_only)
         lower += low
         upper += high
         if runs_only >= groups_only:
@@ -373,13 +359,6 @@ def solve_kernel(
         if status == OVER_BUDGET:
             break
         score += low
-    report[0] = score
-    report[1] = removed
-    report[2] = lower
-    report[3] = upper
-    report[4] = states
-    report[5] = transitions
-    report[6] = count
-    report[7] = hard
-    report[8] = status
-    report[9] = passes
+    fill_report(
+        report, (score, removed, lower, upper, states, transitions, count, hard, status, passes)
+    )

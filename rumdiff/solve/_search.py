@@ -13,7 +13,7 @@ colour, then the group score of the tiles left over. A state, also between colou
 steps, is dropped when its value plus what it may still gain falls below the target less
 the per-value bounds of the later values: later colours place at most their tiles less
 what their moves must drop, and the leftovers of the colours done at most what groups
-can take (:func:`_hope`). The count is the moves tried from live states, so it does not
+can take (``_moves.hope_by_group``). The count is the moves tried from live states, so it does not
 depend on how the states are stored; two layouts give it, whichever is faster:
 
 - :func:`_dense_pass` keeps a value for every joint state and steps a colour for whole
@@ -24,12 +24,13 @@ depend on how the states are stored; two layouts give it, whichever is faster:
 import numpy as np
 from numba import njit
 
+from rumdiff.solve._moves import colour_moves, hope_by_group, move_scratch, value_tables
 from rumdiff.solve._tiles import (
     colour_runs,
-    group_index,
-    remove_isolated,
-    row_upper_bounds,
-    segments,
+    fill_report,
+    joint_radix,
+    prepare,
+    segment_bounds,
 )
 
 OK = 0
@@ -50,69 +51,6 @@ AUTO, DENSE, SPARSE = 0, 1, 2
 
 
 @njit(cache=True)
-def _value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles):
-    """Per colour and run state at value v (row i, the closing row when i == rows): the
-    group index of the tiles left for groups, and the least points any move must drop;
-    per colour, the group index and tile count of the later colours."""
-    first, used, _, dropped1, dropped2, nonzero = tables
-    rows, k = x.shape
-    base = m + 1
-    power = 1
-    for c in range(k):
-        xc = x[i, c] if i < rows else 0
-        for cc in range(nonzero.shape[0]):
-            left_index[c, cc] = max(xc - nonzero[cc], 0) * power
-            least = 1 << 62
-            e = first[cc]
-            while e < first[cc + 1] and used[e] <= xc:
-                least = min(least, dropped1[e] * (v - 1) + dropped2[e] * (2 * v - 3))
-                e += 1
-            least_loss[c, cc] = least
-        power *= base
-    later_index = 0
-    later_tiles = 0
-    for c in range(k - 1, -1, -1):
-        after_index[c] = later_index
-        after_tiles[c] = later_tiles
-        xc = x[i, c] if i < rows else 0
-        later_index += xc * base**c
-        later_tiles += xc
-
-
-@njit(cache=True)
-def _colour_moves(xc, v, tables, move_delta, move_gain, move_end):
-    """The moves a colour with ``xc`` tiles at value v allows: from state cc, moves
-    ``first[cc]`` to ``move_end[cc] - 1``, each a state step and the points it earns
-    (its tiles) less the pending points of the runs it ends short."""
-    first, used, next_state, dropped1, dropped2, _ = tables
-    for cc in range(first.shape[0] - 1):
-        e = first[cc]
-        while e < first[cc + 1] and used[e] <= xc:
-            move_delta[e] = next_state[e] - cc
-            move_gain[e] = used[e] * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
-            e += 1
-        move_end[cc] = e
-
-
-@njit(cache=True)
-def _hope(c, v, base, after_index, after_tiles, digits, gv, hope):
-    """What a state may still gain at value v after colour c's step, by the group index
-    g of the done colours' leftovers: the later colours' tiles, and at most what groups
-    of those leftovers (with the later colours' tiles) can take."""
-    for g in range(base ** (c + 1)):
-        hope[g] = v * (after_tiles[c] + min(digits[g], gv[after_index[c] + g]))
-
-
-@njit(cache=True)
-def _digit_sums(base, groups):
-    """Tiles in each group index (the digit sum in base ``base``)."""
-    digits = np.zeros(groups, np.int64)
-    for g in range(1, groups):
-        digits[g] = digits[g // base] + g % base
-    return digits
-
-
-@njit(cache=True)
 def _sparse_pass(x, first_value, m, radix, tables, gv, suffix, target, dense, budget):
     """Best score >= ``target`` of the rows ``x`` (values ``first_value`` on), exactly, over
     a list of the live states. Returns ``(best, states, transitions, status)``.
@@ -127,15 +65,9 @@ def _sparse_pass(x, first_value, m, radix, tables, gv, suffix, target, dense, bu
     rows, k = x.shape
     size = nonzero.shape[0]
     base = m + 1
-    move_delta = np.empty(first[size], np.int64)
-    move_gain = np.empty(first[size], np.int64)
-    move_end = np.empty(size, np.int64)
-    left_index = np.empty((k, size), np.int64)
-    least_loss = np.empty((k, size), np.int64)
-    after_index = np.empty(k, np.int64)
-    after_tiles = np.empty(k, np.int64)
-    digits = _digit_sums(base, base**k)
-    hope = np.empty(base**k, np.int64)
+    scratch = move_scratch(k, m, tables)
+    move_delta, move_gain, move_end, left_index, least_loss = scratch[:5]
+    after_index, after_tiles, digits, hope = scratch[5:]
     # Per move of the colour in hand: points, the leftovers' index, code and packed steps.
     mv = np.empty((first[size], 4), np.int64)
     cap = min(size**k, dense.shape[0], max_live)
@@ -153,7 +85,7 @@ def _sparse_pass(x, first_value, m, radix, tables, gv, suffix, target, dense, bu
     for i in range(rows + 1):
         v = first_value + i
         threshold = target - suffix[i + 1]
-        _value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles)
+        value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles)
         # A new value: no colour done yet, every colour but the first still to come.
         for j in range(np.uint64(live)):
             bits = st[j, 1]
@@ -164,8 +96,8 @@ def _sparse_pass(x, first_value, m, radix, tables, gv, suffix, target, dense, bu
             st[j, 3] = later
         for c in range(k):
             xc = x[i, c] if i < rows else 0
-            _colour_moves(xc, v, tables, move_delta, move_gain, move_end)
-            _hope(c, v, base, after_index, after_tiles, digits, gv, hope)
+            colour_moves(xc, v, tables, move_delta, move_gain, move_end)
+            hope_by_group(c, v, base, after_index, after_tiles, digits, gv, hope)
             shift = 5 * c
             for cc in range(size):
                 for e in range(first[cc], move_end[cc]):
@@ -254,15 +186,9 @@ def _dense_pass(x, first_value, m, radix, tables, gv, suffix, target, budget):
     size = nonzero.shape[0]
     base = m + 1
     total = size**k
-    move_delta = np.empty(first[size], np.int64)
-    move_gain = np.empty(first[size], np.int64)
-    move_end = np.empty(size, np.int64)
-    left_index = np.empty((k, size), np.int64)
-    least_loss = np.empty((k, size), np.int64)
-    after_index = np.empty(k, np.int64)
-    after_tiles = np.empty(k, np.int64)
-    digits = _digit_sums(base, base**k)
-    hope = np.empty(base**k, np.int64)
+    scratch = move_scratch(k, m, tables)
+    move_delta, move_gain, move_end, left_index, least_loss = scratch[:5]
+    after_index, after_tiles, digits, hope = scratch[5:]
     group_radix = np.empty(k, np.int64)
     group_radix[0] = 1
     for c in range(1, k):
@@ -280,11 +206,11 @@ def _dense_pass(x, first_value, m, radix, tables, gv, suffix, target, budget):
     for i in range(rows + 1):
         v = first_value + i
         threshold = target - suffix[i + 1]
-        _value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles)
+        value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles)
         for c in range(k):
             xc = x[i, c] if i < rows else 0
-            _colour_moves(xc, v, tables, move_delta, move_gain, move_end)
-            _hope(c, v, base, after_index, after_tiles, digits, gv, hope)
+            colour_moves(xc, v, tables, move_delta, move_gain, move_end)
+            hope_by_group(c, v, base, after_index, after_tiles, digits, gv, hope)
             stride = radix[c]
             block = stride * size
             above = total // block
@@ -400,16 +326,9 @@ def search_kernel(copies, m, s, tables, gv, dense, budget, layout, report):
     """
     n, k = copies.shape
     size = tables[5].shape[0]
-    radix = np.empty(k, np.int64)
-    radix[0] = 1
-    for c in range(1, k):
-        radix[c] = radix[c - 1] * size
+    radix = joint_radix(k, size)
     reduced = copies.copy()
-    removed = remove_isolated(reduced, s)
-    row_bound = np.empty(n, np.int64)
-    row_upper_bounds(reduced, gv, m, row_bound)
-    bounds = np.empty((n, 2), np.int64)
-    count = segments(reduced, bounds)
+    removed, row_bound, bounds, count = prepare(reduced, m, s, gv)
     reach = np.empty((k, n), np.int64)
     work = np.empty((4, size), np.int64)
     score = 0
@@ -425,17 +344,10 @@ def search_kernel(copies, m, s, tables, gv, dense, budget, layout, report):
         hi = bounds[segment, 1]
         rows = hi - lo
         x = reduced[lo:hi]
-        groups_only = 0
-        for i in range(rows):
-            groups_only += (lo + i + 1) * gv[group_index(x[i], m + 1)]
         runs_only = 0
         for c in range(k):
             runs_only += colour_runs(reduced, c, lo, hi, tables, reach[c], work)[0]
-        suffix = np.zeros(rows + 2, np.int64)
-        for i in range(rows - 1, -1, -1):
-            suffix[i] = suffix[i + 1] + row_bound[lo + i]
-        low = max(runs_only, groups_only)
-        high = min(runs_only + groups_only, suffix[0])
+        _, suffix, low, high = segment_bounds(x, lo, m, gv, row_bound, runs_only)
         lower += low
         upper += high
         if low == high:
@@ -482,13 +394,6 @@ def search_kernel(copies, m, s, tables, gv, dense, budget, layout, report):
         if status == OVER_BUDGET:
             break
         score += low
-    report[0] = score
-    report[1] = removed
-    report[2] = lower
-    report[3] = upper
-    report[4] = states
-    report[5] = transitions
-    report[6] = count
-    report[7] = hard
-    report[8] = status
-    report[9] = passes
+    fill_report(
+        report, (score, removed, lower, upper, states, transitions, count, hard, status, passes)
+    )

@@ -4,6 +4,7 @@ The reference search (``_search``) and the features use these exactly as they ar
 change here changes every puzzle's search effort (tests/data/search_work.csv.gz).
 """
 
+import numpy as np
 from numba import njit
 
 #: Below any reachable score, so it marks run states not reached.
@@ -177,3 +178,49 @@ def colour_runs(x, c, lo, hi, tables, reach, work):
         if i < hi:
             reach[i] = reachable
     return val[0], til[0]
+
+
+@njit(cache=True)
+def joint_radix(k, size):
+    """Place value of each colour's run state in a joint state code."""
+    radix = np.empty(k, np.int64)
+    radix[0] = 1
+    for c in range(1, k):
+        radix[c] = radix[c - 1] * size
+    return radix
+
+
+@njit(cache=True)
+def prepare(reduced, m, s, gv):
+    """Remove isolated copies from ``reduced`` (in place) and split it: the removed
+    copies, the per-row upper bounds, the segments' ``(lo, hi)`` rows and their count."""
+    n = reduced.shape[0]
+    removed = remove_isolated(reduced, s)
+    row_bound = np.empty(n, np.int64)
+    row_upper_bounds(reduced, gv, m, row_bound)
+    bounds = np.empty((n, 2), np.int64)
+    count = segments(reduced, bounds)
+    return removed, row_bound, bounds, count
+
+
+@njit(cache=True)
+def segment_bounds(x, lo, m, gv, row_bound, runs_only):
+    """Groups only, the suffix sums of the row bounds, and the segment's lower and upper
+    bounds: max(runs only, groups only) and min(runs only + groups only, row bounds)."""
+    rows = x.shape[0]
+    groups_only = 0
+    for i in range(rows):
+        groups_only += (lo + i + 1) * gv[group_index(x[i], m + 1)]
+    suffix = np.zeros(rows + 2, np.int64)
+    for i in range(rows - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + row_bound[lo + i]
+    low = max(runs_only, groups_only)
+    high = min(runs_only + groups_only, suffix[0])
+    return groups_only, suffix, low, high
+
+
+@njit(cache=True)
+def fill_report(report, values):
+    """Copy a kernel's results (a tuple of whole numbers) into its ``report`` array."""
+    for j, value in enumerate(values):
+        report[j] = value
