@@ -101,19 +101,29 @@ def atomic_write(path, write) -> None:
             with open(temporary, "rb") as source, open(path, "ab") as sink:
                 shutil.copyfileobj(source, sink)
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with _replacing(path) as temporary:
+        write(temporary)
+
+
+@contextlib.contextmanager
+def _replacing(target: Path):
+    """A temporary file beside ``target``, flushed to disk and renamed over it if the
+    block succeeds, removed if it fails."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
     os.close(handle)
     try:
         os.chmod(temporary, _file_mode())
-        write(temporary)
+        yield temporary
         with open(temporary, "rb+") as stream:
             os.fsync(stream.fileno())
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    _fsync_dir(target.parent)
 
 
 @contextlib.contextmanager
@@ -129,21 +139,9 @@ def atomic_open(path, *, encoding: str = "utf-8"):
         with open(target, "a", encoding=encoding, newline="\n") as stream:
             yield stream
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    try:
-        os.chmod(temporary, _file_mode())
-        with open(handle, "w", encoding=encoding, newline="\n") as stream:
+    with _replacing(target) as temporary:
+        with open(temporary, "w", encoding=encoding, newline="\n") as stream:
             yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    _fsync_dir(target.parent)
 
 
 def atomic_copy(source, path) -> None:

@@ -136,20 +136,26 @@ def test_train_on_the_cluster_gives_the_local_model(cluster, local_path):
     pd.testing.assert_frame_equal(remote.fold_scores[columns], local.fold_scores[columns])
 
 
+def _generate_until_two_chunks(path: Path, address: str) -> subprocess.Popen:
+    """Start ``rumdiff generate`` on the cluster; return once two chunks are saved."""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rumdiff", "generate", str(path), *GENERATE,
+         "--scheduler", address],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    parts = path.with_name(path.name + ".partial")
+    deadline = time.monotonic() + 120
+    while len(list(parts.glob("part-*"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert run.poll() is None, "the run ended before the fault could be injected"
+    return run
+
+
 def test_a_worker_killed_mid_run_loses_and_doubles_nothing(local_dataset, tmp_path):
     started = Cluster(tmp_path)
     try:
         path = tmp_path / "killed.parquet"
-        run = subprocess.Popen(
-            [sys.executable, "-m", "rumdiff", "generate", str(path), *GENERATE,
-             "--scheduler", started.address],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        parts = path.with_name(path.name + ".partial")
-        deadline = time.monotonic() + 120
-        while len(list(parts.glob("part-*"))) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert run.poll() is None, "the run ended before a worker could be killed"
+        run = _generate_until_two_chunks(path, started.address)
         started.workers[0].send_signal(signal.SIGKILL)
         _, err = run.communicate(timeout=300)
         assert run.returncode == 0, err
@@ -162,16 +168,7 @@ def test_a_lost_scheduler_ends_the_run_and_resume_finishes_it(local_dataset, tmp
     started = Cluster(tmp_path)
     path = tmp_path / "lost.parquet"
     try:
-        run = subprocess.Popen(
-            [sys.executable, "-m", "rumdiff", "generate", str(path), *GENERATE,
-             "--scheduler", started.address],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        parts = path.with_name(path.name + ".partial")
-        deadline = time.monotonic() + 120
-        while len(list(parts.glob("part-*"))) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert run.poll() is None, "the run ended before the scheduler could be killed"
+        run = _generate_until_two_chunks(path, started.address)
         started.scheduler.send_signal(signal.SIGKILL)
         _, err = run.communicate(timeout=300)
     finally:

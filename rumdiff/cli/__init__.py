@@ -76,6 +76,18 @@ def version_text() -> str:
     return ", ".join(parts)
 
 
+class VersionAction(argparse.Action):
+    """``--version``: looks the libraries' versions up only when asked (``--help`` and
+    every command stay fast)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every available command registered."""
     parser = Parser(
@@ -84,8 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--version",
-        action="version",
-        version=version_text(),
+        action=VersionAction,
         help="show the versions of rumdiff and of the libraries it uses, and exit",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)

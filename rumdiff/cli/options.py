@@ -204,8 +204,10 @@ def silence_stdout() -> None:
 
 def check_memory(count: int, k: int, n: int, max_memory_gb: float) -> None:
     """Refuse, before any work, ``count`` puzzles G(k, ., n) that could need more memory
-    than ``max_memory_gb`` GiB (their copies twice over and a dataset row each)."""
-    need = count * (2 * n * k + config.ROW_BYTES)
+    than ``max_memory_gb`` GiB (:func:`rumdiff.data.generator.planned_bytes`)."""
+    from rumdiff.data.generator import planned_bytes
+
+    need = planned_bytes(count, k=k, n=n)
     if need > max_memory_gb * 2**30:
         raise UserError(
             f"{count:,} puzzles of {n} values and {k} colours need up to "

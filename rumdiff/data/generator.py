@@ -56,6 +56,7 @@ from rumdiff.validation import check_kmn, choice, whole
 __all__ = [
     "GeneratedPuzzles",
     "generate",
+    "planned_bytes",
     "redraw",
     "block_size",
 ]
@@ -154,6 +155,12 @@ def _spec(k, m, n, mode, percentages, regime_weights) -> _Spec:
     if not np.all(np.isfinite(w)) or w.min() < 0 or w.sum() <= 0:
         raise ValueError(f"regime_weights must be non-negative with a positive sum, got {w}")
     return _Spec(k, m, n, mode, fixed, w / w.sum())
+
+
+def planned_bytes(count: int, *, k: int, n: int) -> int:
+    """An upper bound of the memory ``count`` generated puzzles G(k, ., n) take through a
+    run: their copies twice over and a dataset row each (``config.ROW_BYTES``)."""
+    return count * (2 * n * k + config.ROW_BYTES)
 
 
 def block_size(k: int, n: int) -> int:

@@ -79,6 +79,14 @@ def _classes(values: np.ndarray, thresholds) -> np.ndarray:
     return 1 + (values[:, None] >= np.asarray(thresholds)[None, :]).sum(axis=1)
 
 
+def _measured(values, name: str) -> np.ndarray:
+    """``values`` as a flat float array, checked finite and non-negative."""
+    values = np.asarray(values, dtype=np.float64).ravel()
+    if not np.all(np.isfinite(values)) or (values.size and values.min() < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    return values
+
+
 def label_by_transitions(transitions, thresholds) -> np.ndarray:
     """Labels from transitions: easy when none (bounds settled the puzzle), else by
     thresholds ``(t1, t2)``: ``< t1`` moderate, ``< t2`` medium, else hard.
@@ -88,9 +96,7 @@ def label_by_transitions(transitions, thresholds) -> np.ndarray:
     ndarray of int8
         Classes 1..4.
     """
-    transitions = np.asarray(transitions, dtype=np.float64).ravel()
-    if not np.all(np.isfinite(transitions)) or (transitions.size and transitions.min() < 0):
-        raise ValueError("transitions must be finite and non-negative")
+    transitions = _measured(transitions, "transitions")
     labels = 1 + _classes(transitions, thresholds)
     labels[transitions == 0] = 1
     return labels.astype(np.int8)
@@ -104,9 +110,7 @@ def label_by_time(seconds, thresholds) -> np.ndarray:
     ndarray of int8
         Classes 1..4.
     """
-    seconds = np.asarray(seconds, dtype=np.float64).ravel()
-    if not np.all(np.isfinite(seconds)) or (seconds.size and seconds.min() < 0):
-        raise ValueError("seconds must be finite and non-negative")
+    seconds = _measured(seconds, "seconds")
     return _classes(seconds, thresholds).astype(np.int8)
 
 

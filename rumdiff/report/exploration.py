@@ -44,12 +44,14 @@ def grid_cells(step: float, maximum: float) -> list[tuple[float, float]]:
 
 def planned_bytes(*, step, zoom_step, zoom_max, samples, k, n) -> int:
     """An upper bound of the memory :func:`explore` plans for, before it builds anything:
-    the puzzles of every grid cell (two copies of ``n * k`` bytes each, and a row)."""
+    the puzzles of every grid cell (:func:`rumdiff.data.generator.planned_bytes`)."""
     cells = 0
     for grid_step, extent in ((step, 100.0), (zoom_step, zoom_max)):
         if np.isfinite(grid_step) and grid_step > 0:
             cells += (int(extent / grid_step + 1e-9) + 1) ** 2
-    return cells * samples * (2 * n * k + config.ROW_BYTES)
+    from rumdiff.data.generator import planned_bytes as puzzle_bytes
+
+    return puzzle_bytes(cells * samples, k=k, n=n)
 
 
 def _percentages(p0: float, p1: float, m: int) -> list[float]:

@@ -13,18 +13,17 @@ maps a code to its position in the list being built, so merging costs O(1).
 import numpy as np
 from numba import njit
 
+from rumdiff.solve._moves import colour_moves, move_scratch, value_tables
 from rumdiff.solve._tiles import (
+    NOT_REACHED,
+    OK,
+    OVER_BUDGET,
     fill_report,
     joint_radix,
     prepare,
     segment_bounds,
 )
 
-OK = 0
-#: No state reached the target score.
-NOT_REACHED = 1
-#: The state budget ran out.
-OVER_BUDGET = 2
 #: A budget that never runs out (the runs-only bound keeps at most n * F states).
 UNLIMITED = 1 << 62
 #: ``limits`` of an exhaustive pass: no beam, no budget.
@@ -87,15 +86,10 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
     beam, max_states, max_live = limits
     rows, k = x.shape
     size = nonzero.shape[0]
-    moves = first[size]
-    move_delta = np.empty(moves, np.int64)
-    move_gain = np.empty(moves, np.int64)
-    move_end = np.empty(size, np.int64)
+    scratch = move_scratch(k, m, tables)
+    move_delta, move_gain, move_end, left_index, least_loss = scratch[:5]
+    after_index, after_tiles = scratch[5:7]
     left_count = np.empty((k, size), np.int64)
-    left_index = np.empty((k, size), np.int64)
-    least_loss = np.empty((k, size), np.int64)
-    after_index = np.empty(k, np.int64)
-    after_tiles = np.empty(k, np.int64)
     # Lists sized once: np.empty only reserves pages, and numba leaks arrays that are
     # regrown and swapped in a loop (4 GB instead of 0.3 GB on a dense G(5, 3, 100), seen
     # once in development).
@@ -126,37 +120,14 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
         threshold = target - suffix[i + 1]
         # Per colour and state: tiles left for groups (count and table index) and the
         # least pending points any move must drop; per colour: later colours' tiles.
-        power = 1
+        value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles)
         for c in range(k):
             xc = x[i, c] if i < rows else 0
             for cc in range(size):
-                spare = max(xc - nonzero[cc], 0)
-                left_count[c, cc] = spare
-                left_index[c, cc] = spare * power
-                least = 1 << 62
-                e = first[cc]
-                while e < first[cc + 1] and used[e] <= xc:
-                    least = min(least, dropped1[e] * (v - 1) + dropped2[e] * (2 * v - 3))
-                    e += 1
-                least_loss[c, cc] = least
-            power *= m + 1
-        later_index = 0
-        later_tiles = 0
-        for c in range(k - 1, -1, -1):
-            after_index[c] = later_index
-            after_tiles[c] = later_tiles
-            xc = x[i, c] if i < rows else 0
-            later_index += xc * (m + 1) ** c
-            later_tiles += xc
+                left_count[c, cc] = max(xc - nonzero[cc], 0)
         for c in range(k):
             xc = x[i, c] if i < rows else 0
-            for cc in range(size):
-                e = first[cc]
-                while e < first[cc + 1] and used[e] <= xc:
-                    move_delta[e] = next_state[e] - cc
-                    move_gain[e] = used[e] * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
-                    e += 1
-                move_end[cc] = e
+            colour_moves(xc, v, tables, move_delta, move_gain, move_end)
             shift = 5 * c
             power = radix[c]
             built = 0

@@ -26,6 +26,9 @@ from numba import njit
 
 from rumdiff.solve._moves import colour_moves, hope_by_group, move_scratch, value_tables
 from rumdiff.solve._tiles import (
+    NOT_REACHED,
+    OK,
+    OVER_BUDGET,
     colour_runs,
     fill_report,
     joint_radix,
@@ -33,11 +36,6 @@ from rumdiff.solve._tiles import (
     segment_bounds,
 )
 
-OK = 0
-#: No state reached the target score.
-NOT_REACHED = 1
-#: The state budget ran out.
-OVER_BUDGET = 2
 #: A value below every reachable one: no state lives there.
 UNSET = -(1 << 62)
 #: Joint state spaces up to this size may use the dense layout (about 64 bytes each).
