@@ -24,7 +24,6 @@ __all__ = [
     "puzzle_options",
     "puzzle_blocks",
     "scheduler_option",
-    "write_output",
 ]
 
 
@@ -183,12 +182,6 @@ def output_stream(path: str | None):
         except OSError as error:
             silence_stdout()
             raise UserError(f"cannot write to standard output: {error.strerror or error}") from None
-
-
-def write_output(path: str | None, text: str) -> None:
-    """Write command output to a file atomically, or to stdout when no path is given."""
-    with output_stream(path) as stream:
-        stream.write(text)
 
 
 def silence_stdout() -> None:
