@@ -5,11 +5,18 @@ Usage::
     python tests/make_golden.py            # every file
     python tests/make_golden.py ilp        # tests/data/ilp_optima.csv.gz only
     python tests/make_golden.py search     # tests/data/search_work.csv.gz only
+    python tests/make_golden.py hard       # tests/data/ilp_hard.csv.gz only
 
 ``ilp_optima.csv.gz`` holds the puzzles of :func:`ilp_cases` with their optimum by the
 reference ILP (HiGHS through ``scipy.optimize.milp``, zero gap). The fast test run
 compares the solver with these stored optima; the ``slow`` tests solve the same
 puzzles with the live ILP again.
+
+``ilp_hard.csv.gz`` holds the puzzles of :func:`hard_cases`, the solver's worst shapes
+(k = 6, m = 3, n = 200, simplex and dense; the dense G(4, 3, 100)), with the better of
+two ILP runs, HiGHS with and without presolve: on two of them (kept here) one of the two
+claims a proven optimum one point short. Both scores are stored; the test checks that
+the solver reaches the better one (each is a checked arrangement).
 
 ``search_work.csv.gz`` holds the puzzles of :func:`search_cases` with their search
 effort (docs/search-effort.md). The committed file was written by rumdiff 0.1.0's
@@ -62,6 +69,31 @@ def ilp_cases():
             yield f"beyond-{k}-{m}-{n}", random_copies(rng, k=k, m=m, n=n), m
 
 
+#: The hard shapes: (name, k, m, n, puzzles, generate() options, seed).
+HARD = [
+    ("simplex-6-3-200", 6, 3, 200, 16, {"mode": "simplex"}, 14),
+    ("dense-6-3-200", 6, 3, 200, 6, {"mode": "fixed", "percentages": (20, 20, 20)}, 14),
+    ("half3-6-3-200", 6, 3, 200, 6, {"mode": "fixed", "percentages": (40, 5, 5)}, 14),
+    ("dense-4-3-100", 4, 3, 100, 8, {"mode": "fixed", "percentages": (20, 20, 20)}, 14),
+]
+#: Puzzles on which HiGHS claimed a wrong optimum: (name, k, m, options, index of seed 1).
+HIGHS_SHORT = [
+    ("highs-6-3-100", 6, 3, {"mode": "fixed", "percentages": (20, 20, 20)}, 2),
+    ("highs-6-1-100", 6, 1, {"mode": "fixed", "percentages": (20,)}, 8),
+]
+
+
+def hard_cases():
+    """Yield ``(case, copies, m)``: the hard shapes, then the puzzles HiGHS got wrong."""
+    from rumdiff.data.generator import generate
+
+    for name, k, m, n, count, options, seed in HARD:
+        for puzzle in generate(count, k=k, m=m, n=n, seed=seed, **options).puzzles:
+            yield name, puzzle.copies, m
+    for name, k, m, options, index in HIGHS_SHORT:
+        yield name, generate(index + 1, k=k, m=m, n=100, seed=1, **options).puzzles[index].copies, m
+
+
 def search_cases():
     """Yield stacks of puzzles: 1,000 mixed G(4, 2, 100), then small simplex shapes."""
     from rumdiff.data.generator import generate
@@ -102,6 +134,21 @@ def make_ilp() -> None:
     print(f"ilp_optima.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
 
 
+def make_hard() -> None:
+    from rumdiff.solve.reference import solve_ilp
+
+    began, rows = time.perf_counter(), []
+    for case, copies, m in hard_cases():
+        on = solve_ilp(copies).check(copies)
+        off = solve_ilp(copies, presolve=False).check(copies)
+        n, k = copies.shape
+        rows.append((case, k, m, n, encode_puzzle(copies), on, off))
+        print(f"{case}: presolve {on}, without {off}", flush=True)
+    columns = ["case", "k", "m", "n", "puzzle", "presolve", "no_presolve"]
+    write_golden("ilp_hard.csv.gz", columns, rows)
+    print(f"ilp_hard.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
+
+
 def make_search() -> None:
     from rumdiff.puzzle import encode_puzzles
     from rumdiff.solve import search_effort
@@ -117,7 +164,7 @@ def make_search() -> None:
     print(f"search_work.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
 
 
-MAKERS = {"ilp": make_ilp, "search": make_search}
+MAKERS = {"ilp": make_ilp, "search": make_search, "hard": make_hard}
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ maps a code to its position in the list being built, so merging costs O(1).
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._moves import colour_moves, move_scratch, value_tables
+from rumdiff.solve._moves import move_scratch, value_tables
 from rumdiff.solve._tiles import (
     NOT_REACHED,
     OK,
@@ -21,7 +21,7 @@ from rumdiff.solve._tiles import (
     fill_report,
     joint_radix,
     prepare,
-    segment_bounds,
+    valued_segment_bounds,
 )
 
 #: A budget that never runs out (the runs-only bound keeps at most n * F states).
@@ -65,7 +65,99 @@ def _keep_best(live, beam, key, code, bits, val, org):
 
 
 @njit(cache=True)
-def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense, path):
+def colour_moves(xc, v, lost1, lost2, tables, move_delta, move_gain, move_end):
+    """The moves a colour with ``xc`` tiles at a row of value v allows: from state cc,
+    moves ``first[cc]`` to ``move_end[cc] - 1``, each a state step and the points it
+    earns (its tiles) less the pending points of the runs it ends short (``lost1`` for
+    a run of length 1, ``lost2`` for one of length 2)."""
+    first, used, next_state, dropped1, dropped2, _ = tables
+    for cc in range(first.shape[0] - 1):
+        e = first[cc]
+        while e < first[cc + 1] and used[e] <= xc:
+            move_delta[e] = next_state[e] - cc
+            move_gain[e] = used[e] * v - dropped1[e] * lost1 - dropped2[e] * lost2
+            e += 1
+        move_end[cc] = e
+
+
+@njit(cache=True)
+def pending_losses(x, i, one, two, ones, twos, pending):
+    """The least pending points each colour's run state after row i must lose: a run
+    of length 2 (pending points ``two``) completes only with a tile at the next row, one
+    of length 1 (``one``) only with tiles at the next two, and the colour has just so
+    many."""
+    rows, k = x.shape
+    for c in range(k):
+        t1 = x[i + 1, c] if i + 1 < rows else 0
+        t2 = x[i + 2, c] if i + 2 < rows else 0
+        for cc in range(ones.shape[0]):
+            saved2 = min(twos[cc], t1)
+            saved1 = min(ones[cc], t1 - saved2, t2)
+            pending[c, cc] = (twos[cc] - saved2) * two + (ones[cc] - saved1) * one
+
+
+@njit(cache=True)
+def dominance_costs(dominance, prev, v, after, later, out):
+    """Each dominance entry's cost at a row of value v (``prev``, ``after`` and ``later``
+    the values of the rows before and after): its cheapest pairing of slots."""
+    pairing, cost = dominance[2], dominance[3]
+    for e in range(pairing.shape[0] - 1):
+        least = 1 << 62
+        for r in range(pairing[e], pairing[e + 1]):
+            least = min(
+                least, cost[r, 0] * prev + cost[r, 1] * v + cost[r, 2] * after + cost[r, 3] * later
+            )
+        out[e] = least
+
+
+@njit(cache=True)
+def _mark_dominated(
+    live, colours, same_used, radix, dominance, cost, nonzero, dense, code, bits, val
+):
+    """Which of the ``live`` states (``dense`` maps their codes to positions) another one,
+    differing only in one of the first ``colours`` colours, dominates after value v
+    (``rumdiff.solve.runstates.dominance``). With ``same_used`` only states putting as
+    many tiles in runs at v are compared: the others' groups at v are still to come."""
+    first, state = dominance[0], dominance[1]
+    dead = np.zeros(live, np.bool_)
+    top = -(1 << 62)
+    for j in range(live):
+        top = max(top, val[j])
+    for j in range(live):
+        bj = bits[j]
+        cj = code[j]
+        vj = val[j]
+        for c in range(colours):
+            cc = (bj >> (5 * c)) & 31
+            for e in range(first[cc], first[cc + 1]):
+                a = state[e]
+                if vj + cost[e] > top:
+                    # No live state scores that much (cheaper than looking it up).
+                    continue
+                if same_used and nonzero[a] != nonzero[cc]:
+                    continue
+                pos = dense[cj + (a - cc) * radix[c]]
+                if pos >= 0 and val[pos] >= vj + cost[e]:
+                    dead[j] = True
+                    break
+            if dead[j]:
+                break
+    return dead
+
+
+@njit(cache=True)
+def _drop(live, dead, code, bits, val, org):
+    """Compact the lists, leaving out the ``dead`` entries; return how many are left."""
+    kept = 0
+    for j in range(live):
+        if not dead[j]:
+            _compact(j, kept, code, bits, val, org)
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, dense, path):
     """Best score >= ``target`` of the rows ``x`` (values ``first_value`` on).
 
     ``tables`` holds the run-state tables ``(first, used, next_state, dropped1,
@@ -90,6 +182,10 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
     move_delta, move_gain, move_end, left_index, least_loss = scratch[:5]
     after_index, after_tiles = scratch[5:7]
     left_count = np.empty((k, size), np.int64)
+    ones, twos = dominance[4:]
+    pending = np.empty((k, size), np.int64)
+    dom_cost = np.empty(dominance[1].shape[0], np.int64)
+    least_after = np.empty((k, size), np.int64)
     # Lists sized once: np.empty only reserves pages, and numba leaks arrays that are
     # regrown and swapped in a loop (4 GB instead of 0.3 GB on a dense G(5, 3, 100), seen
     # once in development).
@@ -116,7 +212,14 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
     states = 0
     transitions = 0
     for i in range(rows + 1):
-        v = first_value + i
+        # The values of this row, the two before and the two after (rows beyond the
+        # last have none of its tiles; ``values`` gives them a value all the same).
+        v = values[i]
+        prev = values[i - 1] if i >= 1 else 0
+        prev2 = values[i - 2] if i >= 2 else 0
+        lost1 = prev
+        lost2 = prev + prev2
+        dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
         threshold = target - suffix[i + 1]
         # Per colour and state: tiles left for groups (count and table index) and the
         # least pending points any move must drop; per colour: later colours' tiles.
@@ -125,9 +228,22 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
             xc = x[i, c] if i < rows else 0
             for cc in range(size):
                 left_count[c, cc] = max(xc - nonzero[cc], 0)
+        pending_losses(x, i, v, prev + v, ones, twos, pending)
+        # A colour yet to move drops at least its move's short runs plus what the
+        # state it moves to must lose later.
+        for d in range(k):
+            xd = x[i, d] if i < rows else 0
+            for cd in range(size):
+                least = 1 << 62
+                e = first[cd]
+                while e < first[cd + 1] and used[e] <= xd:
+                    loss = dropped1[e] * lost1 + dropped2[e] * lost2
+                    least = min(least, loss + pending[d, next_state[e]])
+                    e += 1
+                least_after[d, cd] = least
         for c in range(k):
             xc = x[i, c] if i < rows else 0
-            colour_moves(xc, v, tables, move_delta, move_gain, move_end)
+            colour_moves(xc, v, lost1, lost2, tables, move_delta, move_gain, move_end)
             shift = 5 * c
             power = radix[c]
             built = 0
@@ -148,8 +264,9 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
                     if d < c:
                         done_index += left_index[d, cd]
                         done_tiles += left_count[d, cd]
+                        rest -= pending[d, cd]
                     elif d > c:
-                        rest -= least_loss[d, cd]
+                        rest -= least_after[d, cd]
                 transitions += move_end[cc] - first[cc]
                 for e in range(first[cc], move_end[cc]):
                     delta = move_delta[e]
@@ -158,7 +275,7 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
                     groupable = min(
                         done_tiles + left_count[c, nc], gv[done_index + left_index[c, nc]]
                     )
-                    hope = rest + v * groupable
+                    hope = rest + v * groupable - pending[c, nc]
                     if nv + hope < threshold:
                         continue
                     t = cj + delta * power
@@ -196,14 +313,25 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
         for j in range(live):
             bj = bits[j]
             index = 0
+            loss = 0
             for c in range(k):
-                index += left_index[c, (bj >> (5 * c)) & 31]
+                cc = (bj >> (5 * c)) & 31
+                index += left_index[c, cc]
+                loss += pending[c, cc]
             nv = val[j] + v * gv[index]
-            if nv >= threshold:
+            if nv - loss >= threshold:
                 _compact(j, kept, code, bits, val, org)
                 val[kept] = nv
                 kept += 1
         live = kept
+        for j in range(live):
+            dense[code[j]] = j
+        dead = _mark_dominated(
+            live, k, False, radix, dominance, dom_cost, nonzero, dense, code, bits, val
+        )
+        for j in range(live):
+            dense[code[j]] = -1
+        live = _drop(live, dead, code, bits, val, org)
         if beam > 0 and live > beam:
             live = _keep_best(live, beam, val, code, bits, val, org)
         if live == 0:
@@ -228,7 +356,7 @@ def dp_core(x, first_value, m, radix, tables, gv, suffix, target, limits, dense,
 
 
 @njit(cache=True)
-def _runs_only(x, first_value, m, tables, gv_none, dense, radix, runs_path):
+def _runs_only(x, values, m, tables, dominance, gv_none, dense, radix, runs_path):
     """Exact runs-only optimum of the rows ``x``, one colour at a time.
 
     ``gv_none`` is a group-value table of zeros; ``runs_path`` (zeros on entry) receives
@@ -242,7 +370,18 @@ def _runs_only(x, first_value, m, tables, gv_none, dense, radix, runs_path):
     for c in range(k):
         column = np.ascontiguousarray(x[:, c : c + 1])
         best, _, _, _ = dp_core(
-            column, first_value, m, one, tables, gv_none, suffix, 0, EXHAUSTIVE, dense, path
+            column,
+            values,
+            m,
+            one,
+            tables,
+            dominance,
+            gv_none,
+            suffix,
+            0,
+            EXHAUSTIVE,
+            dense,
+            path,
         )
         total += best
         for i in range(rows):
@@ -252,15 +391,31 @@ def _runs_only(x, first_value, m, tables, gv_none, dense, radix, runs_path):
 
 @njit(cache=True)
 def solve_kernel(
-    copies, m, s, tables, gv, gv_none, beam, dense, max_states, max_live, reduced, path, report
+    copies,
+    values,
+    m,
+    s,
+    tables,
+    dominance,
+    gv,
+    gv_none,
+    beam,
+    dense,
+    max_states,
+    max_live,
+    reduced,
+    path,
+    report,
 ):
     """Solve one puzzle exactly.
 
     Removes isolated copies (into ``reduced``), splits the puzzle into independent
     segments and solves each: by bounds when max(runs only, groups only) meets
     min(runs only + groups only, row bounds); otherwise by a beam search for a good
-    lower bound, then the exact DP pruned against it. ``path[w]`` receives the joint
-    run-state code after value w + 1 of the solution.
+    lower bound, then the exact DP pruned against it. Row w of ``copies`` holds tiles
+    of value ``values[w]`` (``values`` has 3 more entries, any positive, for the rows
+    beyond), so the rows may come in either order. ``path[w]`` receives the joint
+    run-state code after row w of the solution.
 
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
     DP transitions, segments, segments needing the DP, status, exact passes.
@@ -270,6 +425,8 @@ def solve_kernel(
     radix = joint_radix(k, size)
     reduced[:, :] = copies
     removed, row_bound, bounds, count = prepare(reduced, m, s, gv)
+    for w in range(row_bound.shape[0]):
+        row_bound[w] = row_bound[w] // (w + 1) * values[w]  # bounds tiles times value
     path[:] = 0
     score = 0
     lower = 0
@@ -286,8 +443,11 @@ def solve_kernel(
         rows = hi - lo
         x = reduced[lo:hi]
         runs_path = np.zeros(rows, np.int64)
-        runs_only = _runs_only(x, lo + 1, m, tables, gv_none, dense, radix, runs_path)
-        groups_only, suffix, low, high = segment_bounds(x, lo, m, gv, row_bound, runs_only)
+        worth = values[lo : hi + 3]
+        runs_only = _runs_only(x, worth, m, tables, dominance, gv_none, dense, radix, runs_path)
+        groups_only, suffix, low, high = valued_segment_bounds(
+            x, worth, m, gv, row_bound[lo:hi], runs_only
+        )
         lower += low
         upper += high
         if runs_only >= groups_only:
@@ -299,7 +459,7 @@ def solve_kernel(
         trial = np.empty(rows, np.int64)
         first_pass = (beam, max_states, max_live)
         best, kept, work, result = dp_core(
-            x, lo + 1, m, radix, tables, gv, suffix, low, first_pass, dense, trial
+            x, worth, m, radix, tables, dominance, gv, suffix, low, first_pass, dense, trial
         )
         states += kept
         transitions += work
@@ -315,7 +475,7 @@ def solve_kernel(
             if aim <= low:
                 break
             best, kept, work, result = dp_core(
-                x, lo + 1, m, radix, tables, gv, suffix, aim, exact, dense, trial
+                x, worth, m, radix, tables, dominance, gv, suffix, aim, exact, dense, trial
             )
             passes += 1
             states += kept

@@ -213,12 +213,21 @@ def segment_bounds(x, lo, m, gv, row_bound, runs_only):
     """Groups only, the suffix sums of the row bounds, and the segment's lower and upper
     bounds: max(runs only, groups only) and min(runs only + groups only, row bounds)."""
     rows = x.shape[0]
+    values = np.arange(lo + 1, lo + rows + 1)
+    return valued_segment_bounds(x, values, m, gv, row_bound[lo : lo + rows], runs_only)
+
+
+@njit(cache=True)
+def valued_segment_bounds(x, values, m, gv, row_bound, runs_only):
+    """:func:`segment_bounds` of the rows ``x`` whose tiles are worth ``values`` (and
+    whose per-row bounds are ``row_bound``), in whatever order the rows come."""
+    rows = x.shape[0]
     groups_only = 0
     for i in range(rows):
-        groups_only += (lo + i + 1) * gv[group_index(x[i], m + 1)]
+        groups_only += values[i] * gv[group_index(x[i], m + 1)]
     suffix = np.zeros(rows + 2, np.int64)
     for i in range(rows - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + row_bound[lo + i]
+        suffix[i] = suffix[i + 1] + row_bound[i]
     low = max(runs_only, groups_only)
     high = min(runs_only + groups_only, suffix[0])
     return groups_only, suffix, low, high

@@ -23,6 +23,7 @@ value of a state is then its score plus its pending partial runs, and the loss
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cache
 
@@ -124,3 +125,74 @@ def run_states(m: int) -> RunStates:
     for array in (tables.slots, tables.nonzero, *arrays):
         array.setflags(write=False)
     return tables
+
+
+#: What a slot of length a may end up behind one of length b (see :func:`slot_cost`), as
+#: multiples of the values (previous, current, next, after next).
+_SLOT_COST = {
+    (0, 1): (0, 0, 1, 1), (0, 2): (0, 0, 1, 1), (0, 3): (0, 0, 1, 1),
+    (1, 0): (0, 1, 0, 0), (1, 2): (0, 1, 1, 0), (1, 3): (0, 1, 1, 0),
+    (2, 0): (1, 1, 0, 0), (2, 1): (1, 0, 0, 0), (2, 3): (1, 1, 0, 0),
+}  # fmt: skip
+_FREE = (0, 0, 0, 0)
+
+
+def slot_cost(a: int, b: int, values) -> int:
+    """The most a slot of length ``a`` can end up behind one of length ``b``.
+
+    ``values`` are the tile values of the previous, the current, the next and the
+    following row (the DP may walk the values up or down). Both slots follow the same
+    future: extended at the next t rows, then ended, for every t. With the optimistic
+    scores of the DP a slot holds its pending tiles (none for length 0 or 3, the
+    current one for 1, the previous and current ones for 2); continued t more rows it
+    earns the t new tiles if it reaches length 3, else it loses its pending tiles. The
+    cost is the largest difference over t = 0..3 (beyond, both have completed); a slot
+    of length 3 never falls behind.
+    """
+    if a == b or a == 3:
+        return 0
+    return sum(c * value for c, value in zip(_SLOT_COST[a, b], values, strict=True))
+
+
+@cache
+def dominance(m: int) -> tuple[np.ndarray, ...]:
+    """Which run states of a colour dominate which, and at what cost; and each state's
+    pending slots (the solver's DP takes these beside :attr:`RunStates.kernel_tables`).
+
+    State a dominates state b with a cost: pair a's slots with b's, each slot of a at
+    most :func:`slot_cost` behind its partner, and take the cheapest pairing. A joint
+    state whose score is at least that cost above another's, the two differing in one
+    colour only, ends at least as high under every future (the same tiles go to runs,
+    hence the same to groups).
+
+    Returns ``(first, state, pairing, cost, ones, twos)``: the dominators of b are
+    ``state[first[b]:first[b + 1]]``; entry e's pairings are rows ``pairing[e]`` to
+    ``pairing[e + 1] - 1`` of ``cost``, each the multiples of the four values of
+    :func:`slot_cost`; ``ones`` and ``twos`` count each state's slots of length 1 and 2.
+    """
+    tables = run_states(m)
+    size = tables.size
+    lengths = [
+        [length for length in range(4) for _ in range(int(tables.slots[code, length]))]
+        for code in range(size)
+    ]
+    first, state, pairing, cost = [0], [], [0], []
+    for b in range(size):
+        for a in range(size):
+            if a == b:
+                continue
+            pairings = set()
+            for order in itertools.permutations(lengths[a]):
+                pairs = [(x, y) for x, y in zip(order, lengths[b], strict=True) if x not in (3, y)]
+                pairings.add(
+                    tuple(map(sum, zip(_FREE, *(_SLOT_COST[p] for p in pairs), strict=True)))
+                )
+            state.append(a)
+            cost.extend(sorted(pairings))
+            pairing.append(len(cost))
+        first.append(len(state))
+    arrays = tuple(np.asarray(x, dtype=np.int64) for x in (first, state, pairing, cost))
+    arrays += (tables.slots[:, 1].copy(), tables.slots[:, 2].copy())
+    for array in arrays:
+        array.setflags(write=False)
+    return arrays

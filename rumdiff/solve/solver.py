@@ -27,7 +27,7 @@ from rumdiff import config
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.arrangement import Arrangement, Group, Run
 from rumdiff.solve.groups import group_value_table, make_groups
-from rumdiff.solve.runstates import run_states
+from rumdiff.solve.runstates import dominance, run_states
 
 __all__ = ["Solution", "Work", "SolverBudgetError", "dense_index", "solve"]
 
@@ -192,15 +192,23 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
 
     tables = run_states(puzzle.m)
     dense = dense_index(tables.size**puzzle.k)
-    copies = puzzle.copies.astype(np.int64)
+    # The kernel walks the values downwards: a pass prunes by points, and a tile lost
+    # at a high value costs the most, so the lists stay short from the first row on
+    # (upwards, the first rows' points are too few to prune anything, and dense
+    # G(6, 3, 200) puzzles ran out of states there).
+    copies = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
     reduced = np.empty_like(copies)
     path = np.empty(puzzle.n, dtype=np.int64)
     report = np.zeros(10, dtype=np.int64)
+    values = np.full(puzzle.n + 3, puzzle.n + 1, dtype=np.int64)
+    values[: puzzle.n] = np.arange(puzzle.n, 0, -1)
     solve_kernel(
         copies,
+        values,
         puzzle.m,
         config.S,
         tables.kernel_tables,
+        dominance(puzzle.m),
         group_value_table(puzzle.k, puzzle.m),
         group_value_table(1, puzzle.m),  # one colour forms no group: all zeros
         beam_width,
@@ -215,7 +223,22 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
 
 
 def _rebuild(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
-    """Replay the DP path: the moves between states give the runs, leftovers groups."""
+    """Replay the DP path: the moves between states give the runs, leftovers groups.
+
+    ``reduced`` and ``path`` come from the kernel, rows in decreasing value (see
+    :func:`_solve_kernel`); runs and groups are replayed in that order, then the values
+    are turned back (row w holds value n - w)."""
+    n = reduced.shape[0]
+    forward = _replay(reduced, path, m)
+    runs = [Run(r.colour, n + 1 - r.end, n + 1 - r.start) for r in forward.runs]
+    groups = [Group(n + 1 - g.value, g.colours) for g in forward.groups]
+    runs.sort(key=lambda r: (r.end, r.colour, r.start))  # as they end, value by value
+    groups.sort(key=lambda g: g.value)
+    return Arrangement(tuple(runs), tuple(groups))
+
+
+def _replay(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
+    """Runs and groups along a DP path, as if row w held value w + 1."""
     tables = run_states(m)
     size = tables.size
     n, k = reduced.shape
