@@ -6,8 +6,9 @@ Usage::
         [--mode simplex] [--percentages 20,20,20] [--seed 1] [--ilp 0]
 
 Solves ``--count`` generated G(k, m, n) puzzles with the default settings and prints how
-many the solver gave up on (over its state budget), the seconds per puzzle (mean,
-median, max), the most DP states one puzzle needed, and the process's peak memory.
+many went over the DP's state budget and were solved by the reference ILP instead (or,
+with ``--no-ilp-fallback``, given up on), the seconds per puzzle (mean, median, max),
+the most DP states one puzzle needed, and the process's peak memory.
 ``--ilp N`` also solves the first N with the reference ILP and compares the scores; when
 they differ the solver's arrangement is checked, and a valid one scoring higher means
 the ILP stopped short (HiGHS does, rarely; see ``rumdiff.solve.reference.solve_ilp``).
@@ -36,19 +37,24 @@ def main(argv=None) -> int:
     parser.add_argument("--percentages", default="20,20,20", help="fixed: shares of 0..m-1")
     parser.add_argument("--seed", type=int, default=1, help="generator seed")
     parser.add_argument("--ilp", type=int, default=0, help="compare the first N with the ILP")
+    parser.add_argument(
+        "--no-ilp-fallback", action="store_true", help="give up over the budget instead"
+    )
     args = parser.parse_args(argv)
     options = {"mode": args.mode}
     if args.mode == "fixed":
         options["percentages"] = tuple(int(p) for p in args.percentages.split(","))
     puzzles = generate(args.count, k=args.k, m=args.m, n=args.n, seed=args.seed, **options)
     solve(puzzles.puzzles[0])  # load the kernels before timing
-    seconds, states, gave_up, ilp_seconds, ilp_short = [], [], 0, [], 0
+    seconds, states, gave_up, fell_back, ilp_seconds, ilp_short = [], [], [], [], [], 0
     for index, puzzle in enumerate(puzzles.puzzles):
         started = time.perf_counter()
         try:
-            solution = solve(puzzle)
+            solution = solve(puzzle, ilp_fallback=not args.no_ilp_fallback)
+            if solution.work.method == "ilp":
+                fell_back.append(index)
         except SolverBudgetError:
-            gave_up += 1
+            gave_up.append(index)
             solution = None
         seconds.append(time.perf_counter() - started)
         if solution is not None:
@@ -68,7 +74,9 @@ def main(argv=None) -> int:
         shape += f" {args.percentages.replace(',', '/')}%"
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{shape}, {args.count} puzzles, seed {args.seed}")
-    print(f"gave up: {gave_up} of {args.count}")
+    for what, which in (("over the budget, solved by the ILP", fell_back), ("gave up", gave_up)):
+        where = f" (puzzles {', '.join(map(str, which))})" if which else ""
+        print(f"{what}: {len(which)} of {args.count}{where}")
     print(
         f"seconds a puzzle: mean {statistics.fmean(seconds):.4f}, median "
         f"{statistics.median(seconds):.4f}, max {max(seconds):.4f}"

@@ -9,7 +9,10 @@ m-1 copies and the rest at m, or ``simplex``, shares uniform on the simplex), bo
 solvers run on the same puzzles in this one process, one after the other, so the ratio
 is fair on a noisy machine. Prints a Markdown table: rumdiff's mean and max seconds, DP
 states and transitions, the ILP's mean and max seconds, the ratio of the means, and how
-many puzzles the solver gave up on (over its state budget); scores must agree.
+many puzzles the solver gave up on (over its state budget). Scores must agree, except
+where the solver's arrangement, checked against the puzzle, scores higher: then HiGHS
+stopped short of the optimum it claimed (it does, rarely; see
+``rumdiff.solve.reference.solve_ilp``), and the last column counts it.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ def _cell(k: int, m: int, mode: str, n: int, count: int, seed: int) -> dict:
         "mode": "fixed", "percentages": (20,) * m
     }  # fmt: skip
     puzzles = generate(count, k=k, m=m, n=n, seed=seed, **options).puzzles
-    ours, states, transitions, ilp, failed = [], [], [], [], 0
+    ours, states, transitions, ilp, failed, short = [], [], [], [], 0, 0
     for puzzle in puzzles:
         started = time.perf_counter()
         try:
@@ -43,13 +46,16 @@ def _cell(k: int, m: int, mode: str, n: int, count: int, seed: int) -> dict:
         ilp.append(time.perf_counter() - started)
         if solution is not None:
             if solution.score != reference:
-                raise SystemExit(
-                    f"G({k},{m},{n}) {mode}: rumdiff {solution.score} != ILP {reference}"
-                )
+                checked = solution.arrangement.check(puzzle)
+                if solution.score < reference or checked != solution.score:
+                    raise SystemExit(
+                        f"G({k},{m},{n}) {mode}: rumdiff {solution.score} != ILP {reference}"
+                    )
+                short += 1
             states.append(solution.work.states)
             transitions.append(solution.work.transitions)
     return {
-        "ours": ours, "ilp": ilp, "failed": failed,
+        "ours": ours, "ilp": ilp, "failed": failed, "short": short,
         "states": states or [0], "transitions": transitions or [0],
     }  # fmt: skip
 
@@ -59,14 +65,16 @@ def main(argv=None) -> int:
     parser.add_argument("--count", type=int, default=10, help="puzzles per cell")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--n", type=int, default=100)
+    parser.add_argument("--k", default="4,5,6", help="colours to sweep, comma-separated")
+    parser.add_argument("--m", default="1,2,3", help="copies to sweep, comma-separated")
     args = parser.parse_args(argv)
     solve(generate(1, k=4, m=2, n=20, seed=0).puzzles[0])  # load the kernels first
     print(f"{args.count} puzzles a cell, n = {args.n}, seed {args.seed}\n")
     print("| k | m | copies | rumdiff mean / max ms | states mean / max | transitions mean / "
-          "max | ILP mean / max ms | ILP / rumdiff | gave up |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|")
-    for k in (4, 5, 6):
-        for m in (1, 2, 3):
+          "max | ILP mean / max ms | ILP / rumdiff | gave up | ILP short |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for k in (int(text) for text in args.k.split(",")):
+        for m in (int(text) for text in args.m.split(",")):
             for mode in ("fixed", "simplex"):
                 cell = _cell(k, m, mode, args.n, args.count, args.seed)
                 ours, ilp = cell["ours"], cell["ilp"]
@@ -76,7 +84,7 @@ def main(argv=None) -> int:
                     f"{1e3 * max(ours):.1f} | {statistics.fmean(cell['states']):,.0f} / "
                     f"{max(cell['states']):,} | {statistics.fmean(cell['transitions']):,.0f} / "
                     f"{max(cell['transitions']):,} | {1e3 * statistics.fmean(ilp):.1f} / "
-                    f"{1e3 * max(ilp):.1f} | {ratio:.1f}x | {cell['failed']} |",
+                    f"{1e3 * max(ilp):.1f} | {ratio:.1f}x | {cell['failed']} | {cell['short']} |",
                     flush=True,
                 )
     return 0

@@ -31,8 +31,16 @@ MAX_BEAM_WIDTH = 1_000_000
 #: Solver budget: the most DP states alive at once (between two colour passes); the
 #: kernel reserves lists of this size (64 bytes a state).
 MAX_LIVE_STATES = 1 << 23
+#: A puzzle over the state budget is solved by the reference ILP instead (its method is
+#: then "ilp"): 1 in 1,000 simplex G(6, 3, 200) puzzles (experiments/bench_scope.py).
+ILP_FALLBACK = True
 #: Width of the beam search that gives the exact DP its first lower bound.
 BEAM_WIDTH = 64
+#: For k >= 5 the beam keeps this many times more states: its lower bound is what the
+#: exact pass prunes against, and on 20/20/20% G(6, 3, 100) puzzles a beam of 256 cut
+#: the solve from 520 to 40 ms (G(5, 3, 100) 57 to 42 ms), while G(4, 2, 100) is best
+#: at 64 (python experiments/sweep_solver.py, and --beam-width on rumdiff solve).
+BEAM_WIDEN = 4
 
 #: Random seed used when the user gives none.
 SEED = 0

@@ -79,7 +79,8 @@ def test_solve_reports_a_failing_puzzle_and_solves_the_others(puzzle_file, tmp_p
     example = (EXAMPLES / "mixed-20.in").read_text().splitlines()
     puzzle_file.write_text("\n".join(["3", "3", "1b 2b 3b", *example[3:5], "4", "5r 5g 5b 5y"]))
     stats = tmp_path / "stats.csv"
-    argv = ["solve", str(puzzle_file), "--max-states", "5", "--stats", str(stats), "-n", "100"]
+    argv = ["solve", str(puzzle_file), "--max-states", "5", "--no-ilp-fallback"]
+    argv += ["--stats", str(stats), "-n", "100"]
     assert main(argv) == 1
     captured = capsys.readouterr()
     assert captured.out.splitlines() == ["6", "unsolved", "20"]

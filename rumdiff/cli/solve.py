@@ -34,9 +34,9 @@ def register(subparsers) -> None:
         "solve",
         help="solve puzzles exactly: one maximum score per line",
         description="Solve every puzzle in FILE exactly and print one maximum score per "
-        "line (the thesis's output format). A puzzle the solver gives up on (over its "
-        "state budget) is reported on stderr and gets the line 'unsolved'; the others are "
-        "solved, and the exit code is 1.",
+        "line (the thesis's output format). A puzzle the solver cannot solve (over its "
+        "state budget with --no-ilp-fallback) is reported on stderr and gets the line "
+        "'unsolved'; the others are solved, and the exit code is 1.",
     )
     puzzle_options(parser)
     parser.add_argument("-o", "--output", default=None, help="write scores here (default: stdout)")
@@ -52,7 +52,12 @@ def register(subparsers) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--max-states", type=integer(1, config.MAX_STATES_LIMIT), default=config.MAX_STATES,
-        help="budget: give up on a puzzle that needs more DP states",
+        help="budget: the most DP states a pass may keep; over it, the reference ILP solves "
+        "the puzzle (method 'ilp' in --stats)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-ilp-fallback", action="store_true",
+        help="give up on a puzzle over the budget (line 'unsolved') instead of using the ILP",
     )  # fmt: skip
     parser.add_argument(
         "--jobs", type=integer(-1024, 1024, zero=False), default=config.SOLVE_JOBS,
@@ -90,7 +95,7 @@ def run(args) -> int:
         bar = None
         if not args.quiet and count >= config.SOLVE_PROGRESS_PUZZLES:
             bar = ProgressBar(count)
-        options = (args.beam_width, args.max_states, args.show)
+        options = (args.beam_width, args.max_states, not args.no_ilp_fallback, args.show)
         tasks = (
             (block.copies[start : start + config.SOLVE_TASK_PUZZLES], block.m, options)
             for block in puzzle_blocks(args)  # memory follows a block, not the file
@@ -148,11 +153,16 @@ def solve_piece(copies, m: int, options: tuple) -> list:
     from rumdiff.puzzle import Puzzle
     from rumdiff.solve import SolverBudgetError, solve
 
-    beam_width, max_states, show = options
+    beam_width, max_states, ilp_fallback, show = options
     out = []
     for one in copies:
         try:
-            solution = solve(Puzzle(one, m=m), beam_width=beam_width, max_states=max_states)
+            solution = solve(
+                Puzzle(one, m=m),
+                beam_width=beam_width,
+                max_states=max_states,
+                ilp_fallback=ilp_fallback,
+            )
         except (SolverBudgetError, ValueError) as error:
             row = ("",) * (len(STATS_COLUMNS) - 5) + ("failed",)
             out.append((UNSOLVED, None, row, str(error)))

@@ -28,11 +28,14 @@ from rumdiff.solve._tiles import (
 UNLIMITED = 1 << 62
 #: ``limits`` of an exhaustive pass: no beam, no budget.
 EXHAUSTIVE = (0, UNLIMITED, UNLIMITED)
+#: Fewer live states are not worth a dominance check (its costs are computed per value).
+DOMINANCE_LIVE = 16
 
 
 @njit(cache=True)
-def _grow(array, size):
-    bigger = np.empty(max(2 * array.shape[0], size), array.dtype)
+def _grow(array, size, most):
+    """``array`` copied into a bigger one: room for ``size``, doubling, at most ``most``."""
+    bigger = np.empty(max(min(2 * array.shape[0], most), size), array.dtype)
     bigger[: array.shape[0]] = array
     return bigger
 
@@ -219,7 +222,6 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
         prev2 = values[i - 2] if i >= 2 else 0
         lost1 = prev
         lost2 = prev + prev2
-        dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
         threshold = target - suffix[i + 1]
         # Per colour and state: tiles left for groups (count and table index) and the
         # least pending points any move must drop; per colour: later colours' tiles.
@@ -324,22 +326,25 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
                 val[kept] = nv
                 kept += 1
         live = kept
-        for j in range(live):
-            dense[code[j]] = j
-        dead = _mark_dominated(
-            live, k, False, radix, dominance, dom_cost, nonzero, dense, code, bits, val
-        )
-        for j in range(live):
-            dense[code[j]] = -1
-        live = _drop(live, dead, code, bits, val, org)
+        if live >= DOMINANCE_LIVE:
+            dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
+            for j in range(live):
+                dense[code[j]] = j
+            dead = _mark_dominated(
+                live, k, False, radix, dominance, dom_cost, nonzero, dense, code, bits, val
+            )
+            for j in range(live):
+                dense[code[j]] = -1
+            live = _drop(live, dead, code, bits, val, org)
         if beam > 0 and live > beam:
             live = _keep_best(live, beam, val, code, bits, val, org)
         if live == 0:
             return 0, states, transitions, NOT_REACHED
         states += live
         if stored + live > lay_code.shape[0]:
-            lay_code = _grow(lay_code, stored + live)
-            lay_org = _grow(lay_org, stored + live)
+            # Capped, so a pass's memory is bounded by its budget (README, "Solving").
+            lay_code = _grow(lay_code, stored + live, max_states + cap)
+            lay_org = _grow(lay_org, stored + live, max_states + cap)
         for j in range(live):
             lay_code[stored + j] = code[j]
             lay_org[stored + j] = org[j]

@@ -54,7 +54,9 @@ class Work:
         Wall time of the solve.
     method : str
         ``"bounds"`` when preprocessing and bounds alone settled every segment (no DP
-        work), ``"dp"`` otherwise.
+        work), ``"dp"`` when the DP solved it, ``"ilp"`` when the DP ran over its budget
+        and the reference ILP solved it (the states and transitions are then the DP's
+        before it gave up; the seconds include the ILP's).
     exact_passes : int
         Exact DP passes run after the first (beam) pass, summed over segments: none for
         a segment the beam settled (it met the upper bound), one when the pass aimed at
@@ -97,10 +99,13 @@ class Solution:
     work: Work
     _reduced: np.ndarray = field(repr=False)
     _path: np.ndarray = field(repr=False)
+    _found: Arrangement | None = field(default=None, repr=False)
 
     @cached_property
     def arrangement(self) -> Arrangement:
         """One optimal arrangement (built on first access from the DP path)."""
+        if self._found is not None:
+            return self._found
         arrangement = _rebuild(self._reduced, self._path, self.puzzle.m)
         if arrangement.score != self.score:
             raise RuntimeError(
@@ -132,6 +137,7 @@ def solve(
     *,
     beam_width: int = config.BEAM_WIDTH,
     max_states: int = config.MAX_STATES,
+    ilp_fallback: bool = config.ILP_FALLBACK,
 ) -> Solution:
     """Solve a puzzle exactly.
 
@@ -143,9 +149,15 @@ def solve(
         The puzzle (s = 3, any k <= 6, m <= 3).
     beam_width : int, default config.BEAM_WIDTH
         States per value kept by the beam search that seeds the exact DP with a lower
-        bound. It changes the work, never the score; 0 skips the beam search.
+        bound (``config.BEAM_WIDEN`` times as many for k >= 5). It changes the work,
+        never the score; 0 skips the beam search.
     max_states : int, default config.MAX_STATES
-        Budget: the most DP states kept in one segment before giving up.
+        Budget: the most DP states kept in one pass before giving up.
+    ilp_fallback : bool, default config.ILP_FALLBACK
+        Over the budget, solve the puzzle with the reference ILP
+        (:func:`rumdiff.solve.reference.solve_ilp`) instead of giving up: HiGHS with and
+        without presolve, keeping the better checked arrangement, since HiGHS has
+        claimed proven optima one point short (``tests/data/ilp_hard.csv.gz``).
 
     Returns
     -------
@@ -154,7 +166,7 @@ def solve(
     Raises
     ------
     SolverBudgetError
-        If the puzzle needs more states than ``max_states``.
+        If the puzzle needs more states than ``max_states`` and ``ilp_fallback`` is off.
     """
     from rumdiff.solve._dp import OVER_BUDGET, solve_kernel
 
@@ -172,13 +184,31 @@ def solve(
     score, removed, lower, upper, states, transitions, segments, hard, status, passes = (
         report.tolist()
     )
+    found = None
     if status == OVER_BUDGET:
-        raise SolverBudgetError(
-            f"the DP needed more than max_states={max_states} states, or more than "
-            f"{config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
-        )
-    work = Work(states, transitions, seconds, "dp" if hard else "bounds", passes)
-    return Solution(puzzle, score, lower, upper, removed, segments, hard, work, reduced, path)
+        if not ilp_fallback:
+            raise SolverBudgetError(
+                f"the DP needed more than max_states={max_states} states, or more than "
+                f"{config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
+            )
+        found = _by_ilp(puzzle)
+        score = found.score
+        seconds = time.perf_counter() - started
+    method = "ilp" if found is not None else "dp" if hard else "bounds"
+    work = Work(states, transitions, seconds, method, passes)
+    return Solution(
+        puzzle, score, lower, upper, removed, segments, hard, work, reduced, path, found
+    )
+
+
+def _by_ilp(puzzle: Puzzle) -> Arrangement:
+    """The better of the reference ILP's arrangements with and without presolve."""
+    from rumdiff.solve.reference import solve_ilp
+
+    found = [solve_ilp(puzzle.copies, presolve=presolve) for presolve in (True, False)]
+    for arrangement in found:
+        arrangement.check(puzzle)
+    return max(found, key=lambda arrangement: arrangement.score)
 
 
 def warm_up_puzzle() -> Puzzle:
@@ -211,7 +241,7 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
         dominance(puzzle.m),
         group_value_table(puzzle.k, puzzle.m),
         group_value_table(1, puzzle.m),  # one colour forms no group: all zeros
-        beam_width,
+        beam_width * (config.BEAM_WIDEN if puzzle.k >= 5 else 1),
         dense,
         max_states,
         config.MAX_LIVE_STATES,
