@@ -326,7 +326,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
                 val[kept] = nv
                 kept += 1
         live = kept
-        if live >= DOMINANCE_LIVE:
+        if live >= DOMINANCE_LIVE and k > 1:
             dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
             for j in range(live):
                 dense[code[j]] = j
