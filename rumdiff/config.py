@@ -32,7 +32,8 @@ MAX_BEAM_WIDTH = 1_000_000
 #: kernel reserves lists of this size (64 bytes a state).
 MAX_LIVE_STATES = 1 << 23
 #: A puzzle over the state budget is solved by the reference ILP instead (its method is
-#: then "ilp"): 1 in 1,000 simplex G(6, 3, 200) puzzles (experiments/bench_scope.py).
+#: then "ilp"); none of 1,000 simplex G(6, 3, 200) puzzles needs it
+#: (experiments/bench_scope.py).
 ILP_FALLBACK = True
 #: Width of the beam search that gives the exact DP its first lower bound.
 BEAM_WIDTH = 64

@@ -13,9 +13,10 @@ compares the solver with these stored optima; the ``slow`` tests solve the same
 puzzles with the live ILP again.
 
 ``ilp_hard.csv.gz`` holds the puzzles of :func:`hard_cases`, the solver's worst shapes
-(k = 6, m = 3, n = 200, simplex and dense; the dense G(4, 3, 100)), with the better of
-two ILP runs, HiGHS with and without presolve: on two of them (kept here) one of the two
-claims a proven optimum one point short. Both scores are stored; the test checks that
+(k = 6, m = 3, n = 200, simplex and dense; the dense G(4, 3, 100); a puzzle whose lists
+crowd between colour passes), with the better of two ILP runs, HiGHS with and without
+presolve: on two of them (kept here) one of the two claims a proven optimum one point
+short. Both scores are stored; the test checks that
 the solver reaches the better one (each is a checked arrangement).
 
 ``search_work.csv.gz`` holds the puzzles of :func:`search_cases` with their search
@@ -76,22 +77,25 @@ HARD = [
     ("half3-6-3-200", 6, 3, 200, 6, {"mode": "fixed", "percentages": (40, 5, 5)}, 14),
     ("dense-4-3-100", 4, 3, 100, 8, {"mode": "fixed", "percentages": (20, 20, 20)}, 14),
 ]
-#: Puzzles on which HiGHS claimed a wrong optimum: (name, k, m, options, index of seed 1).
-HIGHS_SHORT = [
-    ("highs-6-3-100", 6, 3, {"mode": "fixed", "percentages": (20, 20, 20)}, 2),
-    ("highs-6-1-100", 6, 1, {"mode": "fixed", "percentages": (20,)}, 8),
+#: Single puzzles: (name, k, m, n, generate() options, seed, index). On the first two
+#: HiGHS claimed a wrong optimum; the third crowds the DP's lists between colour passes.
+SINGLES = [
+    ("highs-6-3-100", 6, 3, 100, {"mode": "fixed", "percentages": (20, 20, 20)}, 1, 2),
+    ("highs-6-1-100", 6, 1, 100, {"mode": "fixed", "percentages": (20,)}, 1, 8),
+    ("crowded-6-3-200", 6, 3, 200, {"mode": "simplex"}, 1, 450),
 ]
 
 
 def hard_cases():
-    """Yield ``(case, copies, m)``: the hard shapes, then the puzzles HiGHS got wrong."""
+    """Yield ``(case, copies, m)``: the hard shapes, then the single puzzles."""
     from rumdiff.data.generator import generate
 
     for name, k, m, n, count, options, seed in HARD:
         for puzzle in generate(count, k=k, m=m, n=n, seed=seed, **options).puzzles:
             yield name, puzzle.copies, m
-    for name, k, m, options, index in HIGHS_SHORT:
-        yield name, generate(index + 1, k=k, m=m, n=100, seed=1, **options).puzzles[index].copies, m
+    for name, k, m, n, options, seed, index in SINGLES:
+        puzzles = generate(index + 1, k=k, m=m, n=n, seed=seed, **options).puzzles
+        yield name, puzzles[index].copies, m
 
 
 def search_cases():

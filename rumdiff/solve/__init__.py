@@ -8,8 +8,9 @@
 - ``runstates``: the per-colour run states of the DP and their moves;
 - ``arrangement``: runs, groups and the check of an arrangement against a puzzle;
 - ``reference``: the ILP and the brute force, slow and obvious, for the tests;
-- ``_dp``, ``_search``, ``_tiles``: numba kernels (the solver's DP; the reference
-  search; removal, splitting and bounds).
+- ``_dp``, ``_prune``, ``_search``, ``_moves``, ``_tiles``: numba kernels (the solver's
+  DP and what it prunes with; the reference search and its move tables; removal,
+  splitting and bounds).
 """
 
 from rumdiff.solve.arrangement import Arrangement, Group, InvalidArrangement, Run

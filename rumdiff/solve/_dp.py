@@ -1,7 +1,9 @@
 """The dynamic program over values, and the whole-puzzle solving kernel.
 
-State after value v: one run state per colour (see ``rumdiff.solve.runstates``), packed
-as a mixed-radix code ``sum(state[c] * F**c)``. The transition at value v
+The rows may come in any order of values (``values`` gives each row's); the solver
+walks them downwards (see ``rumdiff.solve.solver._solve_kernel``). State after a row:
+one run state per colour (see ``rumdiff.solve.runstates``), packed
+as a mixed-radix code ``sum(state[c] * F**c)``. The transition at a row
 factorises: each colour's slot update is its own max-plus pass over the live
 states, and the group score depends only on the new joint state (the tiles left
 for groups are the copies minus the slots in use), so it is added once at the end.
@@ -14,6 +16,14 @@ import numpy as np
 from numba import njit
 
 from rumdiff.solve._moves import move_scratch, value_tables
+from rumdiff.solve._prune import (
+    colour_moves,
+    compact,
+    dominance_costs,
+    drop,
+    mark_dominated,
+    pending_losses,
+)
 from rumdiff.solve._tiles import (
     NOT_REACHED,
     OK,
@@ -30,6 +40,8 @@ UNLIMITED = 1 << 62
 EXHAUSTIVE = (0, UNLIMITED, UNLIMITED)
 #: Fewer live states are not worth a dominance check (its costs are computed per value).
 DOMINANCE_LIVE = 16
+#: Lists this long are thinned by dominance between colour passes as well.
+CROWDED = 1 << 20
 
 
 @njit(cache=True)
@@ -38,14 +50,6 @@ def _grow(array, size, most):
     bigger = np.empty(max(min(2 * array.shape[0], most), size), array.dtype)
     bigger[: array.shape[0]] = array
     return bigger
-
-
-@njit(cache=True)
-def _compact(j, kept, code, bits, val, org):
-    code[kept] = code[j]
-    bits[kept] = bits[j]
-    val[kept] = val[j]
-    org[kept] = org[j]
 
 
 @njit(cache=True)
@@ -62,113 +66,24 @@ def _keep_best(live, beam, key, code, bits, val, org):
             if key[j] == cut:
                 ties -= 1
             key[kept] = key[j]
-            _compact(j, kept, code, bits, val, org)
-            kept += 1
-    return kept
-
-
-@njit(cache=True)
-def colour_moves(xc, v, lost1, lost2, tables, move_delta, move_gain, move_end):
-    """The moves a colour with ``xc`` tiles at a row of value v allows: from state cc,
-    moves ``first[cc]`` to ``move_end[cc] - 1``, each a state step and the points it
-    earns (its tiles) less the pending points of the runs it ends short (``lost1`` for
-    a run of length 1, ``lost2`` for one of length 2)."""
-    first, used, next_state, dropped1, dropped2, _ = tables
-    for cc in range(first.shape[0] - 1):
-        e = first[cc]
-        while e < first[cc + 1] and used[e] <= xc:
-            move_delta[e] = next_state[e] - cc
-            move_gain[e] = used[e] * v - dropped1[e] * lost1 - dropped2[e] * lost2
-            e += 1
-        move_end[cc] = e
-
-
-@njit(cache=True)
-def pending_losses(x, i, one, two, ones, twos, pending):
-    """The least pending points each colour's run state after row i must lose: a run
-    of length 2 (pending points ``two``) completes only with a tile at the next row, one
-    of length 1 (``one``) only with tiles at the next two, and the colour has just so
-    many."""
-    rows, k = x.shape
-    for c in range(k):
-        t1 = x[i + 1, c] if i + 1 < rows else 0
-        t2 = x[i + 2, c] if i + 2 < rows else 0
-        for cc in range(ones.shape[0]):
-            saved2 = min(twos[cc], t1)
-            saved1 = min(ones[cc], t1 - saved2, t2)
-            pending[c, cc] = (twos[cc] - saved2) * two + (ones[cc] - saved1) * one
-
-
-@njit(cache=True)
-def dominance_costs(dominance, prev, v, after, later, out):
-    """Each dominance entry's cost at a row of value v (``prev``, ``after`` and ``later``
-    the values of the rows before and after): its cheapest pairing of slots."""
-    pairing, cost = dominance[2], dominance[3]
-    for e in range(pairing.shape[0] - 1):
-        least = 1 << 62
-        for r in range(pairing[e], pairing[e + 1]):
-            least = min(
-                least, cost[r, 0] * prev + cost[r, 1] * v + cost[r, 2] * after + cost[r, 3] * later
-            )
-        out[e] = least
-
-
-@njit(cache=True)
-def _mark_dominated(
-    live, colours, same_used, radix, dominance, cost, nonzero, dense, code, bits, val
-):
-    """Which of the ``live`` states (``dense`` maps their codes to positions) another one,
-    differing only in one of the first ``colours`` colours, dominates after value v
-    (``rumdiff.solve.runstates.dominance``). With ``same_used`` only states putting as
-    many tiles in runs at v are compared: the others' groups at v are still to come."""
-    first, state = dominance[0], dominance[1]
-    dead = np.zeros(live, np.bool_)
-    top = -(1 << 62)
-    for j in range(live):
-        top = max(top, val[j])
-    for j in range(live):
-        bj = bits[j]
-        cj = code[j]
-        vj = val[j]
-        for c in range(colours):
-            cc = (bj >> (5 * c)) & 31
-            for e in range(first[cc], first[cc + 1]):
-                a = state[e]
-                if vj + cost[e] > top:
-                    # No live state scores that much (cheaper than looking it up).
-                    continue
-                if same_used and nonzero[a] != nonzero[cc]:
-                    continue
-                pos = dense[cj + (a - cc) * radix[c]]
-                if pos >= 0 and val[pos] >= vj + cost[e]:
-                    dead[j] = True
-                    break
-            if dead[j]:
-                break
-    return dead
-
-
-@njit(cache=True)
-def _drop(live, dead, code, bits, val, org):
-    """Compact the lists, leaving out the ``dead`` entries; return how many are left."""
-    kept = 0
-    for j in range(live):
-        if not dead[j]:
-            _compact(j, kept, code, bits, val, org)
+            compact(j, kept, code, bits, val, org)
             kept += 1
     return kept
 
 
 @njit(cache=True)
 def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, dense, path):
-    """Best score >= ``target`` of the rows ``x`` (values ``first_value`` on).
+    """Best score >= ``target`` of the rows ``x``, row i holding tiles of value
+    ``values[i]`` (two more entries, any positive, stand for the rows after the last).
 
     ``tables`` holds the run-state tables ``(first, used, next_state, dropped1,
-    dropped2, nonzero)`` of ``rumdiff.solve.runstates.RunStates``; ``limits`` is
+    dropped2, nonzero)`` of ``rumdiff.solve.runstates.RunStates``; ``dominance`` the
+    tables of ``rumdiff.solve.runstates.dominance``; ``limits`` is
     ``(beam, max_states, max_live)``.
 
     ``suffix[i]`` bounds the points placeable at rows i and later; a state whose
-    optimistic value plus ``suffix[i + 1]`` falls below ``target`` is dropped. With
+    optimistic value, less the pending points it must lose, plus ``suffix[i + 1]``
+    falls below ``target`` is dropped, and so is a state another one dominates. With
     ``beam > 0`` only the best ``beam`` states per value survive (a heuristic).
     On success ``path[i]`` is the joint state code after row i on a best path.
 
@@ -297,8 +212,29 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
                     elif nv > nval[pos]:
                         nval[pos] = nv
                         norg[pos] = oj
-            for j in range(built):
-                dense[ncode[j]] = -1
+            if built >= CROWDED and c + 1 < k:
+                # A crowded list is thinned between colour passes too, among states that
+                # put as many tiles in runs at this value (so their groups are equal).
+                dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
+                dead = mark_dominated(
+                    built,
+                    c + 1,
+                    True,
+                    radix,
+                    dominance,
+                    dom_cost,
+                    nonzero,
+                    dense,
+                    ncode,
+                    nbits,
+                    nval,
+                )
+                for j in range(built):
+                    dense[ncode[j]] = -1
+                built = drop(built, dead, ncode, nbits, nval, norg)
+            else:
+                for j in range(built):
+                    dense[ncode[j]] = -1
             if beam > 0 and built > beam:
                 # The beam also trims between colour passes, by value plus what the
                 # state may still gain at this value, so its lists stay small.
@@ -322,7 +258,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
                 loss += pending[c, cc]
             nv = val[j] + v * gv[index]
             if nv - loss >= threshold:
-                _compact(j, kept, code, bits, val, org)
+                compact(j, kept, code, bits, val, org)
                 val[kept] = nv
                 kept += 1
         live = kept
@@ -330,12 +266,12 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
             dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
             for j in range(live):
                 dense[code[j]] = j
-            dead = _mark_dominated(
+            dead = mark_dominated(
                 live, k, False, radix, dominance, dom_cost, nonzero, dense, code, bits, val
             )
             for j in range(live):
                 dense[code[j]] = -1
-            live = _drop(live, dead, code, bits, val, org)
+            live = drop(live, dead, code, bits, val, org)
         if beam > 0 and live > beam:
             live = _keep_best(live, beam, val, code, bits, val, org)
         if live == 0:

@@ -1,0 +1,108 @@
+"""What the solver's DP (``_dp``) prunes with: the moves at a row of any value, the
+pending points a run state must lose, and dominance between run states
+(``rumdiff.solve.runstates.dominance``).
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def compact(j, kept, code, bits, val, org):
+    """Move list entry j to position ``kept``."""
+    code[kept] = code[j]
+    bits[kept] = bits[j]
+    val[kept] = val[j]
+    org[kept] = org[j]
+
+
+@njit(cache=True)
+def colour_moves(xc, v, lost1, lost2, tables, move_delta, move_gain, move_end):
+    """The moves a colour with ``xc`` tiles at a row of value v allows: from state cc,
+    moves ``first[cc]`` to ``move_end[cc] - 1``, each a state step and the points it
+    earns (its tiles) less the pending points of the runs it ends short (``lost1`` for
+    a run of length 1, ``lost2`` for one of length 2)."""
+    first, used, next_state, dropped1, dropped2, _ = tables
+    for cc in range(first.shape[0] - 1):
+        e = first[cc]
+        while e < first[cc + 1] and used[e] <= xc:
+            move_delta[e] = next_state[e] - cc
+            move_gain[e] = used[e] * v - dropped1[e] * lost1 - dropped2[e] * lost2
+            e += 1
+        move_end[cc] = e
+
+
+@njit(cache=True)
+def pending_losses(x, i, one, two, ones, twos, pending):
+    """The least pending points each colour's run state after row i must lose: a run
+    of length 2 (pending points ``two``) completes only with a tile at the next row, one
+    of length 1 (``one``) only with tiles at the next two, and the colour has just so
+    many."""
+    rows, k = x.shape
+    for c in range(k):
+        t1 = x[i + 1, c] if i + 1 < rows else 0
+        t2 = x[i + 2, c] if i + 2 < rows else 0
+        for cc in range(ones.shape[0]):
+            saved2 = min(twos[cc], t1)
+            saved1 = min(ones[cc], t1 - saved2, t2)
+            pending[c, cc] = (twos[cc] - saved2) * two + (ones[cc] - saved1) * one
+
+
+@njit(cache=True)
+def dominance_costs(dominance, prev, v, after, later, out):
+    """Each dominance entry's cost at a row of value v (``prev``, ``after`` and ``later``
+    the values of the rows before and after): its cheapest pairing of slots."""
+    pairing, cost = dominance[2], dominance[3]
+    for e in range(pairing.shape[0] - 1):
+        least = 1 << 62
+        for r in range(pairing[e], pairing[e + 1]):
+            least = min(
+                least, cost[r, 0] * prev + cost[r, 1] * v + cost[r, 2] * after + cost[r, 3] * later
+            )
+        out[e] = least
+
+
+@njit(cache=True)
+def mark_dominated(
+    live, colours, same_used, radix, dominance, cost, nonzero, dense, code, bits, val
+):
+    """Which of the ``live`` states (``dense`` maps their codes to positions) another one,
+    differing only in one of the first ``colours`` colours, dominates after value v
+    (``rumdiff.solve.runstates.dominance``). With ``same_used`` only states putting as
+    many tiles in runs at v are compared: the others' groups at v are still to come."""
+    first, state = dominance[0], dominance[1]
+    dead = np.zeros(live, np.bool_)
+    top = -(1 << 62)
+    for j in range(live):
+        top = max(top, val[j])
+    for j in range(live):
+        bj = bits[j]
+        cj = code[j]
+        vj = val[j]
+        for c in range(colours):
+            cc = (bj >> (5 * c)) & 31
+            for e in range(first[cc], first[cc + 1]):
+                a = state[e]
+                if vj + cost[e] > top:
+                    # No live state scores that much (cheaper than looking it up).
+                    continue
+                if same_used and nonzero[a] != nonzero[cc]:
+                    continue
+                pos = dense[cj + (a - cc) * radix[c]]
+                if pos >= 0 and val[pos] >= vj + cost[e]:
+                    dead[j] = True
+                    break
+            if dead[j]:
+                break
+    return dead
+
+
+@njit(cache=True)
+def drop(live, dead, code, bits, val, org):
+    """Compact the lists, leaving out the ``dead`` entries; return how many are left."""
+    kept = 0
+    for j in range(live):
+        if not dead[j]:
+            compact(j, kept, code, bits, val, org)
+            kept += 1
+    return kept
