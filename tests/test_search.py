@@ -27,7 +27,7 @@ def search_twin(copies, m):
     remove_isolated(x, 3)
     gv = group_value_table(k, m)
     row_bound = np.empty(n, np.int64)
-    row_upper_bounds(x, gv, m, row_bound)
+    row_upper_bounds(x, gv, m, np.arange(1, n + 1), row_bound)
     bounds = np.empty((n, 2), np.int64)
     totals = {"score": 0, "states": 0, "transitions": 0, "passes": 0}
     for lo, hi in bounds[: segments(x, bounds)].tolist():

@@ -109,6 +109,7 @@ def extended_stack(stack, m, s, gv, tables, source, budget, out):
     deep = np.empty(((n + 1) * k + 1, k + 3 + 2 * most), np.int64)
     unpruned_reach = np.empty((k, n + 1), np.int64)
     unpruned_moves = np.empty((k, n + 1), np.int64)
+    values = np.arange(1, n + 1)
     for p in range(count):
         tiles = 0
         points = 0
@@ -118,7 +119,7 @@ def extended_stack(stack, m, s, gv, tables, source, budget, out):
                 tiles += x[w, c]
                 points += (w + 1) * x[w, c]
         removed = remove_isolated(x, s)
-        row_upper_bounds(x, gv, m, row_bound)
+        row_upper_bounds(x, gv, m, values, row_bound)
         pieces = segments(x, bounds)
         nonclearable = 0
         contested = 0

@@ -15,15 +15,8 @@ maps a code to its position in the list being built, so merging costs O(1).
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._moves import move_scratch, value_tables
-from rumdiff.solve._prune import (
-    colour_moves,
-    compact,
-    dominance_costs,
-    drop,
-    mark_dominated,
-    pending_losses,
-)
+from rumdiff.solve._moves import colour_moves, move_scratch, value_tables
+from rumdiff.solve._prune import compact, dominance_costs, least_losses, pending_losses, thin
 from rumdiff.solve._tiles import (
     NOT_REACHED,
     OK,
@@ -31,7 +24,7 @@ from rumdiff.solve._tiles import (
     fill_report,
     joint_radix,
     prepare,
-    valued_segment_bounds,
+    segment_bounds,
 )
 
 #: A budget that never runs out (the runs-only bound keeps at most n * F states).
@@ -92,7 +85,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
 
     Returns ``(best, states, transitions, status)``.
     """
-    first, used, next_state, dropped1, dropped2, nonzero = tables
+    first, nonzero = tables[0], tables[5]
     beam, max_states, max_live = limits
     rows, k = x.shape
     size = nonzero.shape[0]
@@ -138,26 +131,16 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
         lost1 = prev
         lost2 = prev + prev2
         threshold = target - suffix[i + 1]
-        # Per colour and state: tiles left for groups (count and table index) and the
-        # least pending points any move must drop; per colour: later colours' tiles.
+        # Per colour and state: tiles left for groups (count and table index); per
+        # colour: later colours' tiles. (The shared tables' least_loss is the reference
+        # search's; the pending losses below are the stronger bound the DP prunes with.)
         value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles)
         for c in range(k):
             xc = x[i, c] if i < rows else 0
             for cc in range(size):
                 left_count[c, cc] = max(xc - nonzero[cc], 0)
         pending_losses(x, i, v, prev + v, ones, twos, pending)
-        # A colour yet to move drops at least its move's short runs plus what the
-        # state it moves to must lose later.
-        for d in range(k):
-            xd = x[i, d] if i < rows else 0
-            for cd in range(size):
-                least = 1 << 62
-                e = first[cd]
-                while e < first[cd + 1] and used[e] <= xd:
-                    loss = dropped1[e] * lost1 + dropped2[e] * lost2
-                    least = min(least, loss + pending[d, next_state[e]])
-                    e += 1
-                least_after[d, cd] = least
+        least_losses(x, i, lost1, lost2, tables, pending, least_after)
         for c in range(k):
             xc = x[i, c] if i < rows else 0
             colour_moves(xc, v, lost1, lost2, tables, move_delta, move_gain, move_end)
@@ -216,22 +199,8 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
                 # A crowded list is thinned between colour passes too, among states that
                 # put as many tiles in runs at this value (so their groups are equal).
                 dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
-                dead = mark_dominated(
-                    built,
-                    c + 1,
-                    True,
-                    radix,
-                    dominance,
-                    dom_cost,
-                    nonzero,
-                    dense,
-                    ncode,
-                    nbits,
-                    nval,
-                )
-                for j in range(built):
-                    dense[ncode[j]] = -1
-                built = drop(built, dead, ncode, nbits, nval, norg)
+                lists = (ncode, nbits, nval, norg)
+                built = thin(built, c + 1, True, radix, dominance, dom_cost, nonzero, dense, lists)
             else:
                 for j in range(built):
                     dense[ncode[j]] = -1
@@ -266,12 +235,8 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
             dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
             for j in range(live):
                 dense[code[j]] = j
-            dead = mark_dominated(
-                live, k, False, radix, dominance, dom_cost, nonzero, dense, code, bits, val
-            )
-            for j in range(live):
-                dense[code[j]] = -1
-            live = drop(live, dead, code, bits, val, org)
+            lists = (code, bits, val, org)
+            live = thin(live, k, False, radix, dominance, dom_cost, nonzero, dense, lists)
         if beam > 0 and live > beam:
             live = _keep_best(live, beam, val, code, bits, val, org)
         if live == 0:
@@ -365,9 +330,7 @@ def solve_kernel(
     size = tables[5].shape[0]
     radix = joint_radix(k, size)
     reduced[:, :] = copies
-    removed, row_bound, bounds, count = prepare(reduced, m, s, gv)
-    for w in range(row_bound.shape[0]):
-        row_bound[w] = row_bound[w] // (w + 1) * values[w]  # bounds tiles times value
+    removed, row_bound, bounds, count = prepare(reduced, m, s, gv, values)
     path[:] = 0
     score = 0
     lower = 0
@@ -386,7 +349,7 @@ def solve_kernel(
         runs_path = np.zeros(rows, np.int64)
         worth = values[lo : hi + 3]
         runs_only = _runs_only(x, worth, m, tables, dominance, gv_none, dense, radix, runs_path)
-        groups_only, suffix, low, high = valued_segment_bounds(
+        groups_only, suffix, low, high = segment_bounds(
             x, worth, m, gv, row_bound[lo:hi], runs_only
         )
         lower += low

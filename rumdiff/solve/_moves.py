@@ -39,16 +39,18 @@ def value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_
 
 
 @njit(cache=True)
-def colour_moves(xc, v, tables, move_delta, move_gain, move_end):
-    """The moves a colour with ``xc`` tiles at value v allows: from state cc, moves
-    ``first[cc]`` to ``move_end[cc] - 1``, each a state step and the points it earns
-    (its tiles) less the pending points of the runs it ends short."""
+def colour_moves(xc, v, lost1, lost2, tables, move_delta, move_gain, move_end):
+    """The moves a colour with ``xc`` tiles at a row of value v allows: from state cc,
+    moves ``first[cc]`` to ``move_end[cc] - 1``, each a state step and the points it
+    earns (its tiles) less the pending points of the runs it ends short (``lost1`` for
+    a run of length 1, ``lost2`` for one of length 2: v - 1 and 2v - 3 when the values
+    go up one by one, as in the reference search)."""
     first, used, next_state, dropped1, dropped2, _ = tables
     for cc in range(first.shape[0] - 1):
         e = first[cc]
         while e < first[cc + 1] and used[e] <= xc:
             move_delta[e] = next_state[e] - cc
-            move_gain[e] = used[e] * v - dropped1[e] * (v - 1) - dropped2[e] * (2 * v - 3)
+            move_gain[e] = used[e] * v - dropped1[e] * lost1 - dropped2[e] * lost2
             e += 1
         move_end[cc] = e
 

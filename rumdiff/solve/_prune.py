@@ -1,5 +1,5 @@
-"""What the solver's DP (``_dp``) prunes with: the moves at a row of any value, the
-pending points a run state must lose, and dominance between run states
+"""What the solver's DP (``_dp``) prunes with: the pending points a run state must
+lose, and dominance between run states
 (``rumdiff.solve.runstates.dominance``).
 """
 
@@ -17,22 +17,6 @@ def compact(j, kept, code, bits, val, org):
 
 
 @njit(cache=True)
-def colour_moves(xc, v, lost1, lost2, tables, move_delta, move_gain, move_end):
-    """The moves a colour with ``xc`` tiles at a row of value v allows: from state cc,
-    moves ``first[cc]`` to ``move_end[cc] - 1``, each a state step and the points it
-    earns (its tiles) less the pending points of the runs it ends short (``lost1`` for
-    a run of length 1, ``lost2`` for one of length 2)."""
-    first, used, next_state, dropped1, dropped2, _ = tables
-    for cc in range(first.shape[0] - 1):
-        e = first[cc]
-        while e < first[cc + 1] and used[e] <= xc:
-            move_delta[e] = next_state[e] - cc
-            move_gain[e] = used[e] * v - dropped1[e] * lost1 - dropped2[e] * lost2
-            e += 1
-        move_end[cc] = e
-
-
-@njit(cache=True)
 def pending_losses(x, i, one, two, ones, twos, pending):
     """The least pending points each colour's run state after row i must lose: a run
     of length 2 (pending points ``two``) completes only with a tile at the next row, one
@@ -46,6 +30,26 @@ def pending_losses(x, i, one, two, ones, twos, pending):
             saved2 = min(twos[cc], t1)
             saved1 = min(ones[cc], t1 - saved2, t2)
             pending[c, cc] = (twos[cc] - saved2) * two + (ones[cc] - saved1) * one
+
+
+@njit(cache=True)
+def least_losses(x, i, lost1, lost2, tables, pending, least):
+    """The least points each colour's state before row i must lose, whatever it does
+    there: the pending points of the runs its move ends short (``lost1`` for a run of
+    length 1, ``lost2`` for one of length 2) plus what the state it moves to must lose
+    later (``pending``, from :func:`pending_losses`)."""
+    first, used, next_state, dropped1, dropped2, _ = tables
+    rows, k = x.shape
+    for c in range(k):
+        xc = x[i, c] if i < rows else 0
+        for cc in range(first.shape[0] - 1):
+            fewest = 1 << 62
+            e = first[cc]
+            while e < first[cc + 1] and used[e] <= xc:
+                loss = dropped1[e] * lost1 + dropped2[e] * lost2
+                fewest = min(fewest, loss + pending[c, next_state[e]])
+                e += 1
+            least[c, cc] = fewest
 
 
 @njit(cache=True)
@@ -98,8 +102,16 @@ def mark_dominated(
 
 
 @njit(cache=True)
-def drop(live, dead, code, bits, val, org):
-    """Compact the lists, leaving out the ``dead`` entries; return how many are left."""
+def thin(live, colours, same_used, radix, dominance, cost, nonzero, dense, lists):
+    """Drop the dominated entries (:func:`mark_dominated`) from ``lists``, the live
+    states' ``(code, bits, val, org)``, whose codes ``dense`` maps to their positions;
+    leave ``dense`` all -1 again and return how many entries are left."""
+    code, bits, val, org = lists
+    dead = mark_dominated(
+        live, colours, same_used, radix, dominance, cost, nonzero, dense, code, bits, val
+    )
+    for j in range(live):
+        dense[code[j]] = -1
     kept = 0
     for j in range(live):
         if not dead[j]:

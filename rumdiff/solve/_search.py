@@ -94,7 +94,7 @@ def _sparse_pass(x, first_value, m, radix, tables, gv, suffix, target, dense, bu
             st[j, 3] = later
         for c in range(k):
             xc = x[i, c] if i < rows else 0
-            colour_moves(xc, v, tables, move_delta, move_gain, move_end)
+            colour_moves(xc, v, v - 1, 2 * v - 3, tables, move_delta, move_gain, move_end)
             hope_by_group(c, v, base, after_index, after_tiles, digits, gv, hope)
             shift = 5 * c
             for cc in range(size):
@@ -207,7 +207,7 @@ def _dense_pass(x, first_value, m, radix, tables, gv, suffix, target, budget):
         value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles)
         for c in range(k):
             xc = x[i, c] if i < rows else 0
-            colour_moves(xc, v, tables, move_delta, move_gain, move_end)
+            colour_moves(xc, v, v - 1, 2 * v - 3, tables, move_delta, move_gain, move_end)
             hope_by_group(c, v, base, after_index, after_tiles, digits, gv, hope)
             stride = radix[c]
             block = stride * size
@@ -326,7 +326,8 @@ def search_kernel(copies, m, s, tables, gv, dense, budget, layout, report):
     size = tables[5].shape[0]
     radix = joint_radix(k, size)
     reduced = copies.copy()
-    removed, row_bound, bounds, count = prepare(reduced, m, s, gv)
+    values = np.arange(1, n + 1)
+    removed, row_bound, bounds, count = prepare(reduced, m, s, gv, values)
     reach = np.empty((k, n), np.int64)
     work = np.empty((4, size), np.int64)
     score = 0
@@ -345,7 +346,7 @@ def search_kernel(copies, m, s, tables, gv, dense, budget, layout, report):
         runs_only = 0
         for c in range(k):
             runs_only += colour_runs(reduced, c, lo, hi, tables, reach[c], work)[0]
-        _, suffix, low, high = segment_bounds(x, lo, m, gv, row_bound, runs_only)
+        _, suffix, low, high = segment_bounds(x, values[lo:hi], m, gv, row_bound[lo:hi], runs_only)
         lower += low
         upper += high
         if low == high:

@@ -120,11 +120,12 @@ def group_index(row, base):
 
 
 @njit(cache=True)
-def row_upper_bounds(x, gv, m, out):
-    """Upper bound on the points placed at each value, whatever the arrangement.
+def row_upper_bounds(x, gv, m, values, out):
+    """Upper bound on the points placed at each row, whatever the arrangement.
 
     Group tiles are at most the group value; run tiles of a colour at most its
-    run capacity. Value w's bound is ``(w + 1) * min(tiles, that sum)``.
+    run capacity. Row w's bound is ``values[w] * min(tiles, that sum)``, its tiles
+    being worth ``values[w]`` (w + 1 when the rows come in order).
     """
     n, k = x.shape
     for w in range(n):
@@ -133,7 +134,7 @@ def row_upper_bounds(x, gv, m, out):
         for c in range(k):
             tiles += x[w, c]
             runs += min(x[w, c], run_capacity(x, w, c))
-        out[w] = (w + 1) * min(tiles, gv[group_index(x[w], m + 1)] + runs)
+        out[w] = values[w] * min(tiles, gv[group_index(x[w], m + 1)] + runs)
 
 
 @njit(cache=True)
@@ -196,31 +197,26 @@ def joint_radix(k, size):
 
 
 @njit(cache=True)
-def prepare(reduced, m, s, gv):
+def prepare(reduced, m, s, gv, values):
     """Remove isolated copies from ``reduced`` (in place) and split it: the removed
-    copies, the per-row upper bounds, the segments' ``(lo, hi)`` rows and their count."""
+    copies, the per-row upper bounds (row w holds tiles of value ``values[w]``), the
+    segments' ``(lo, hi)`` rows and their count."""
     n = reduced.shape[0]
     removed = remove_isolated(reduced, s)
     row_bound = np.empty(n, np.int64)
-    row_upper_bounds(reduced, gv, m, row_bound)
+    row_upper_bounds(reduced, gv, m, values, row_bound)
     bounds = np.empty((n, 2), np.int64)
     count = segments(reduced, bounds)
     return removed, row_bound, bounds, count
 
 
 @njit(cache=True)
-def segment_bounds(x, lo, m, gv, row_bound, runs_only):
+def segment_bounds(x, values, m, gv, row_bound, runs_only):
     """Groups only, the suffix sums of the row bounds, and the segment's lower and upper
-    bounds: max(runs only, groups only) and min(runs only + groups only, row bounds)."""
-    rows = x.shape[0]
-    values = np.arange(lo + 1, lo + rows + 1)
-    return valued_segment_bounds(x, values, m, gv, row_bound[lo : lo + rows], runs_only)
+    bounds: max(runs only, groups only) and min(runs only + groups only, row bounds).
 
-
-@njit(cache=True)
-def valued_segment_bounds(x, values, m, gv, row_bound, runs_only):
-    """:func:`segment_bounds` of the rows ``x`` whose tiles are worth ``values`` (and
-    whose per-row bounds are ``row_bound``), in whatever order the rows come."""
+    Row i of ``x`` holds tiles of value ``values[i]`` and has the bound ``row_bound[i]``;
+    the rows may come in any order of values."""
     rows = x.shape[0]
     groups_only = 0
     for i in range(rows):
