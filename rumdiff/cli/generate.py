@@ -215,7 +215,9 @@ def run(args) -> int:
         return _relabel(args)
     if args.out is None:
         raise UserError("OUT is required: the dataset or puzzle file to write")
-    check_outputs([], [args.out, f"{args.out}.json"])
+    from rumdiff.data.io import metadata_path
+
+    check_outputs([], [args.out, metadata_path(args.out)])
     check_memory(args.count, args.k, args.n, args.max_memory)
     if args.puzzles_only:
         return _puzzles_only(args)

@@ -42,9 +42,10 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from rumdiff.learn.model import ModelError, load_model
     from rumdiff.learn.prediction import default_model_path, format_table, predict, to_csv
+    from rumdiff.learn.sidecar import sidecar_path
 
     path = args.model or default_model_path()
-    check_outputs([args.file, path, f"{path}.json"], [args.output])
+    check_outputs([args.file, path, sidecar_path(path)], [args.output])
     if args.model is None and not path.is_file():
         raise UserError(f"default model {path} is missing; {BUILD_HINT}")
     try:

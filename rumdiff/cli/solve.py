@@ -48,7 +48,8 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--beam-width", type=integer(0, config.MAX_BEAM_WIDTH), default=config.BEAM_WIDTH,
-        help="states per value in the beam search that seeds the exact DP",
+        help=f"states per value in the beam search that seeds the exact DP ({config.BEAM_WIDEN}x "
+        "as many for k >= 5)",
     )  # fmt: skip
     parser.add_argument(
         "--max-states", type=integer(1, config.MAX_STATES_LIMIT), default=config.MAX_STATES,

@@ -95,15 +95,17 @@ def _read(path: str):
 def run(args) -> int:
     from rumdiff.atomic import atomic_copy, staged
     from rumdiff.cli.progress import format_duration
-    from rumdiff.cluster import ClusterError, joblib_on_cluster
+    from rumdiff.cluster import joblib_on_cluster
+    from rumdiff.data.io import metadata_path
     from rumdiff.learn import model as models
     from rumdiff.report import report
 
     search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
-    model_path = args.model or str(Path(args.outdir) / "model.joblib")
+    outdir = Path(args.outdir)
+    path = Path(args.model) if args.model else outdir / "model.joblib"
     check_outputs(
-        [args.dataset, f"{args.dataset}.json"],
-        [model_path, f"{model_path}.json", str(Path(args.outdir) / "report.md")],
+        [args.dataset, metadata_path(args.dataset)],
+        [path, models.sidecar_path(path), outdir / "report.md"],
     )
     thresholds = args.thresholds
     began = time.perf_counter()
@@ -120,10 +122,6 @@ def run(args) -> int:
             result, comparison = _fit(args, frame, metadata, thresholds, search_rows, say)
     except ValueError as error:
         raise UserError(f"{args.dataset}: {error}") from None
-    except ClusterError as error:
-        raise UserError(str(error)) from None
-    outdir = Path(args.outdir)
-    path = Path(args.model) if args.model else outdir / "model.joblib"
     command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
     say("writing the report, figures and model")
     try:

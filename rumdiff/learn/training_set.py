@@ -50,8 +50,8 @@ class TrainingData:
         SHA-256 of the dataset file, or ``""``.
     needs_dp : ndarray of bool, shape (rows,)
         Whether bounds leave each puzzle to a search (dataset column ``method``).
-    puzzle_rows : ndarray of int, shape (sample,), or None
-        The rows of ``puzzles`` (None: the first rows).
+    puzzle_rows : ndarray of int, shape (sample,)
+        The rows of ``puzzles``.
     below_upper : ndarray of bool, shape (rows,), or None
         Whether each puzzle's optimum lies below the solver's upper bound (dataset
         columns ``score`` and ``upper``): what decides many labels and no pre-solve
@@ -70,11 +70,11 @@ class TrainingData:
     puzzles: np.ndarray
     effort: np.ndarray
     needs_dp: np.ndarray
+    puzzle_rows: np.ndarray
     metadata: dict = field(default_factory=dict)
     source: str = ""
     sha256: str = ""
     below_upper: np.ndarray | None = None
-    puzzle_rows: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.y)
@@ -223,7 +223,7 @@ def check_features(data: TrainingData) -> None:
 
     fresh = compute_features(data.puzzles, m=data.m, feature_set=data.feature_set)
     fresh = fresh[data.feature_names].to_numpy(dtype=np.float32)
-    rows = np.arange(len(fresh)) if data.puzzle_rows is None else data.puzzle_rows
+    rows = data.puzzle_rows
     stored = data.X[rows]
     bad = ~np.isclose(fresh, stored, rtol=1e-5, atol=1e-6, equal_nan=True)
     if bad.any():
