@@ -19,10 +19,6 @@ def register(subparsers) -> None:
         "a puzzle's features do not depend on the other puzzles in its file.",
     )
     puzzle_options(parser)
-    parser.set_defaults(k=config.K, n=config.N)
-    for action in parser._actions:
-        if action.dest in ("k", "n"):
-            action.help = {"k": "colours", "n": "largest value"}[action.dest]
     parser.add_argument("-o", "--output", default=None, help="write the CSV here (default: stdout)")
     parser.add_argument(
         "--features", dest="feature_set", choices=config.FEATURE_SETS, default=config.FEATURE_SET,

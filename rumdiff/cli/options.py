@@ -22,6 +22,7 @@ __all__ = [
     "number_list",
     "output_stream",
     "puzzle_options",
+    "shape_options",
     "puzzle_blocks",
     "scheduler_option",
 ]
@@ -65,25 +66,30 @@ def name_list(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
-def puzzle_options(parser: argparse.ArgumentParser) -> None:
-    """Add the options every command that reads a puzzle file shares."""
+def shape_options(
+    parser: argparse.ArgumentParser,
+    *,
+    k=config.K,
+    m=config.M,
+    n=config.N,
+    k_help: str = "colours",
+    m_help: str = "most copies of a tile",
+    n_help: str = "largest value",
+) -> None:
+    """Add -k, -m and -n, the puzzles' shape, with these defaults; a default of None is
+    worked out later, and its help text says how."""
+    for flag, default, most, text in (
+        ("-k", k, config.MAX_K, k_help),
+        ("-m", m, config.MAX_M, m_help),
+        ("-n", n, config.MAX_N, n_help),
+    ):
+        parser.add_argument(flag, type=integer(1, most), default=default, help=text)
+
+
+def puzzle_options(parser: argparse.ArgumentParser, **shape) -> None:
+    """Add the puzzle file and its shape (``shape`` as :func:`shape_options` takes it)."""
     parser.add_argument("file", help="puzzle file in the thesis format")
-    parser.add_argument(
-        "-k", type=integer(1, config.MAX_K), default=None,
-        help="colours (default: from the letters used, at least 4)",
-    )  # fmt: skip
-    parser.add_argument(
-        "-m",
-        type=integer(1, config.MAX_M),
-        default=config.M,
-        help=f"most copies of a tile (default: {config.M})",
-    )
-    parser.add_argument(
-        "-n",
-        type=integer(1, config.MAX_N),
-        default=None,
-        help="largest value (default: the largest in the file)",
-    )
+    shape_options(parser, **shape)
 
 
 def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_help: str) -> None:
@@ -91,18 +97,7 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
 
     -k, -m, -n (the puzzles' shape), --seed, --jobs, --repeats and -q.
     """
-    parser.add_argument(
-        "-k", type=integer(1, config.MAX_K), default=config.K, help=f"colours (default: {config.K})"
-    )
-    parser.add_argument(
-        "-m",
-        type=integer(1, config.MAX_M),
-        default=config.M,
-        help=f"{m_help} (default: {config.M})",
-    )
-    parser.add_argument(
-        "-n", type=integer(1, config.MAX_N), default=config.N, help=f"values (default: {config.N})"
-    )
+    shape_options(parser, m_help=m_help, n_help="values")
     parser.add_argument(
         "--seed",
         type=integer(0, 2**63 - 1),

@@ -20,13 +20,12 @@ def register(subparsers) -> None:
         "regressor's trees). "
         "k, m and n default to the model's. Model files are pickles: load only trusted ones.",
     )
-    puzzle_options(parser)
-    parser.set_defaults(m=None)  # k, m and n come from the model unless given
-    for action in parser._actions:
-        if action.dest in ("k", "m", "n"):
-            action.help = {"k": "colours", "m": "most copies of a tile", "n": "largest value"}[
-                action.dest
-            ] + " (default: the model's)"
+    model = " (default: the model's)"
+    puzzle_options(
+        parser, k=None, m=None, n=None,
+        k_help="colours" + model, m_help="most copies of a tile" + model,
+        n_help="largest value" + model,
+    )  # fmt: skip
     parser.add_argument(
         "--model", default=None, metavar="PATH",
         help="model file with its PATH.json sidecar (default: models/default.joblib)",

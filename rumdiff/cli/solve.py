@@ -38,7 +38,11 @@ def register(subparsers) -> None:
         "state budget with --no-ilp-fallback) is reported on stderr and gets the line "
         "'unsolved'; the others are solved, and the exit code is 1.",
     )
-    puzzle_options(parser)
+    puzzle_options(
+        parser, k=None, n=None,
+        k_help="colours (default: from the letters used, at least 4)",
+        n_help="largest value (default: the largest in the file)",
+    )  # fmt: skip
     parser.add_argument("-o", "--output", default=None, help="write scores here (default: stdout)")
     parser.add_argument(
         "--stats", default=None, metavar="CSV", help="write time and work per puzzle as CSV"
