@@ -15,7 +15,7 @@ THESIS_IN_BOTH = 2
 THESIS_COUNTS = 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def window_runs(x, w, c):
     """The thesis's r: 3-runs through cell (w, c), counted window by window.
 

@@ -29,8 +29,12 @@ from rumdiff.solve._tiles import (
 
 #: A budget that never runs out (the runs-only bound keeps at most n * F states).
 UNLIMITED = 1 << 62
-#: ``limits`` of an exhaustive pass: no beam, no budget.
-EXHAUSTIVE = (0, UNLIMITED, UNLIMITED)
+
+# Counters and arguments that reach another kernel start as ``np.int64(0)``, not ``0``:
+# numba compiles the callee for every argument type it meets while typing the caller,
+# and a literal 0 (``Literal[int](0)``, also as an accumulator's first value or inside
+# a tuple) costs a whole extra compile (and cache entry) that never runs.
+
 #: Fewer live states are not worth a dominance check (its costs are computed per value).
 DOMINANCE_LIVE = 16
 #: Lists this long are thinned by dominance between colour passes as well.
@@ -41,19 +45,57 @@ CROWDED = 1 << 20
 def _grow(array, size, most):
     """``array`` copied into a bigger one: room for ``size``, doubling, at most ``most``."""
     bigger = np.empty(max(min(2 * array.shape[0], most), size), array.dtype)
-    bigger[: array.shape[0]] = array
+    for j in range(array.shape[0]):  # not a slice assignment: see _copy_rows
+        bigger[j] = array[j]
     return bigger
+
+
+@njit(cache=True)
+def _kth_smallest(a, kth):
+    """``np.partition(a, kth)[kth]``, reordering ``a`` in place: a quickselect (median of
+    three, three-way split). np.partition compiles some 30 more functions (sorting, its
+    argument checks and their error messages): about 5 s on an empty cache."""
+    lo = 0
+    hi = a.shape[0] - 1
+    while lo < hi:
+        x = a[lo]
+        y = a[(lo + hi) >> 1]
+        z = a[hi]
+        pivot = max(min(x, y), min(max(x, y), z))
+        lt = lo
+        i = lo
+        gt = hi
+        while i <= gt:
+            ai = a[i]
+            if ai < pivot:
+                a[i] = a[lt]
+                a[lt] = ai
+                lt += 1
+                i += 1
+            elif ai > pivot:
+                a[i] = a[gt]
+                a[gt] = ai
+                gt -= 1
+            else:
+                i += 1
+        if kth < lt:
+            hi = lt - 1
+        elif kth > gt:
+            lo = gt + 1
+        else:
+            return pivot
+    return a[kth]
 
 
 @njit(cache=True)
 def _keep_best(live, beam, key, code, bits, val, org):
     """Keep the ``beam`` entries with the largest ``key`` (ties by position); return ``beam``."""
-    cut = np.partition(key[:live].copy(), live - beam)[live - beam]
+    cut = _kth_smallest(key[:live].copy(), live - beam)
     ties = beam
     for j in range(live):
         if key[j] > cut:
             ties -= 1
-    kept = 0
+    kept = np.int64(0)
     for j in range(live):
         if key[j] > cut or (key[j] == cut and ties > 0):
             if key[j] == cut:
@@ -146,7 +188,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
             colour_moves(xc, v, lost1, lost2, tables, move_delta, move_gain, move_end)
             shift = 5 * c
             power = radix[c]
-            built = 0
+            built = np.int64(0)  # not 0: see the note above
             for j in range(live):
                 bj = bits[j]
                 cc = (bj >> shift) & 31
@@ -200,7 +242,9 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
                 # put as many tiles in runs at this value (so their groups are equal).
                 dominance_costs(dominance, prev, v, values[i + 1], values[i + 2], dom_cost)
                 lists = (ncode, nbits, nval, norg)
-                built = thin(built, c + 1, True, radix, dominance, dom_cost, nonzero, dense, lists)
+                built = thin(
+                    built, c + 1, np.bool_(True), radix, dominance, dom_cost, nonzero, dense, lists
+                )
             else:
                 for j in range(built):
                     dense[ncode[j]] = -1
@@ -216,7 +260,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
             org, norg = norg, org
             live = built
         # Groups from the tiles the new states leave over.
-        kept = 0
+        kept = np.int64(0)
         for j in range(live):
             bj = bits[j]
             index = 0
@@ -236,7 +280,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
             for j in range(live):
                 dense[code[j]] = j
             lists = (code, bits, val, org)
-            live = thin(live, k, False, radix, dominance, dom_cost, nonzero, dense, lists)
+            live = thin(live, k, np.bool_(False), radix, dominance, dom_cost, nonzero, dense, lists)
         if beam > 0 and live > beam:
             live = _keep_best(live, beam, val, code, bits, val, org)
         if live == 0:
@@ -261,7 +305,15 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
     return val[0], states, transitions, OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _copy_rows(out, lo, rows):
+    """``out[lo : lo + len(rows)] = rows`` (1-d), by a loop: numba compiles a slice assignment
+    from an array with a shape-mismatch error message (string formatting, 1-2 s)."""
+    for i in range(rows.shape[0]):
+        out[lo + i] = rows[i]
+
+
+@njit(cache=True, inline="always")  # no library of its own, which would recompile dp_core
 def _runs_only(x, values, m, tables, dominance, gv_none, dense, radix, runs_path):
     """Exact runs-only optimum of the rows ``x``, one colour at a time.
 
@@ -272,9 +324,11 @@ def _runs_only(x, values, m, tables, dominance, gv_none, dense, radix, runs_path
     one = np.ones(1, np.int64)
     suffix = np.zeros(rows + 2, np.int64)
     path = np.empty(rows, np.int64)
-    total = 0
+    total = np.int64(0)
     for c in range(k):
-        column = np.ascontiguousarray(x[:, c : c + 1])
+        column = np.empty((rows, 1), np.int64)
+        for i in range(rows):
+            column[i, 0] = x[i, c]
         best, _, _, _ = dp_core(
             column,
             values,
@@ -284,8 +338,8 @@ def _runs_only(x, values, m, tables, dominance, gv_none, dense, radix, runs_path
             dominance,
             gv_none,
             suffix,
-            0,
-            EXHAUSTIVE,
+            np.int64(0),
+            (np.int64(0), np.int64(UNLIMITED), np.int64(UNLIMITED)),  # no beam, no budget
             dense,
             path,
         )
@@ -329,10 +383,12 @@ def solve_kernel(
     k = copies.shape[1]
     size = tables[5].shape[0]
     radix = joint_radix(k, size)
-    reduced[:, :] = copies
+    for w in range(copies.shape[0]):  # not reduced[:, :] = copies: see _copy_rows
+        for c in range(k):
+            reduced[w, c] = copies[w, c]
     removed, row_bound, bounds, count = prepare(reduced, m, s, gv, values)
     path[:] = 0
-    score = 0
+    score = np.int64(0)
     lower = 0
     upper = 0
     states = 0
@@ -340,7 +396,7 @@ def solve_kernel(
     hard = 0
     passes = 0
     status = OK
-    exact = (0, max_states, max_live)
+    exact = (np.int64(0), max_states, max_live)
     for segment in range(count):
         lo = bounds[segment, 0]
         hi = bounds[segment, 1]
@@ -355,7 +411,7 @@ def solve_kernel(
         lower += low
         upper += high
         if runs_only >= groups_only:
-            path[lo:hi] = runs_path
+            _copy_rows(path, lo, runs_path)
         if low == high:
             score += low
             continue
@@ -372,7 +428,7 @@ def solve_kernel(
             break
         if result == OK and best > low:
             low = best
-            path[lo:hi] = trial
+            _copy_rows(path, lo, trial)
         # Most dense segments score their upper bound, and a pass aimed at it prunes
         # hardest; only if it fails, search everything that beats the lower bound.
         for aim in (high, low + 1):
@@ -389,7 +445,7 @@ def solve_kernel(
                 break
             if result == OK:
                 low = best
-                path[lo:hi] = trial
+                _copy_rows(path, lo, trial)
                 break
         if status == OVER_BUDGET:
             break

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def compact(j, kept, code, bits, val, org):
     """Move list entry j to position ``kept``."""
     code[kept] = code[j]
@@ -112,7 +112,7 @@ def thin(live, colours, same_used, radix, dominance, cost, nonzero, dense, lists
     )
     for j in range(live):
         dense[code[j]] = -1
-    kept = 0
+    kept = np.int64(0)
     for j in range(live):
         if not dead[j]:
             compact(j, kept, code, bits, val, org)

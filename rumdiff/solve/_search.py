@@ -299,7 +299,7 @@ def _dense_pass(x, first_value, m, radix, tables, gv, suffix, target, budget):
     return cur[0], states, transitions, OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # no library of its own, which would recompile both passes
 def _pass(use_dense, x, first_value, m, radix, tables, gv, suffix, target, dense, budget):
     """One pass of either layout; see :func:`_sparse_pass` and :func:`_dense_pass`."""
     if use_dense:
@@ -330,7 +330,7 @@ def search_kernel(copies, m, s, tables, gv, dense, budget, layout, report):
     removed, row_bound, bounds, count = prepare(reduced, m, s, gv, values)
     reach = np.empty((k, n), np.int64)
     work = np.empty((4, size), np.int64)
-    score = 0
+    score = np.int64(0)
     lower = 0
     upper = 0
     states = 0
@@ -343,7 +343,7 @@ def search_kernel(copies, m, s, tables, gv, dense, budget, layout, report):
         hi = bounds[segment, 1]
         rows = hi - lo
         x = reduced[lo:hi]
-        runs_only = 0
+        runs_only = np.int64(0)
         for c in range(k):
             runs_only += colour_runs(reduced, c, lo, hi, tables, reach[c], work)[0]
         _, suffix, low, high = segment_bounds(x, values[lo:hi], m, gv, row_bound[lo:hi], runs_only)

@@ -16,7 +16,7 @@ OVER_BUDGET = 2
 NEG = -(1 << 60)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def max_groups_row(row, s):
     """Most disjoint groups of >= s distinct colours in one row of copies."""
     g = 0
@@ -29,7 +29,7 @@ def max_groups_row(row, s):
         g += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_capacity(x, w, c):
     """Most runs that can pass through cell (w, c), judged from its neighbours.
 
@@ -108,7 +108,7 @@ def segments(x, bounds_out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def group_index(row, base):
     """Index of a row of copies in a base-``base`` group-value table."""
     index = 0
@@ -186,7 +186,7 @@ def colour_runs(x, c, lo, hi, tables, reach, work):
     return val[0], til[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def joint_radix(k, size):
     """Place value of each colour's run state in a joint state code."""
     radix = np.empty(k, np.int64)
@@ -229,7 +229,7 @@ def segment_bounds(x, values, m, gv, row_bound, runs_only):
     return groups_only, suffix, low, high
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill_report(report, values):
     """Copy a kernel's results (a tuple of whole numbers) into its ``report`` array."""
     for j, value in enumerate(values):
