@@ -6,8 +6,8 @@ Usage::
         [--mode fixed] [--seed 1]
 
 Replays ``rumdiff.solve._dp.solve_kernel`` pass by pass on each segment that needs the
-DP (the same kernels, called one at a time from Python, so each call also pays about
-0.1 ms of dispatch): the beam pass that finds a lower bound, the exact pass aimed at the
+DP (the same kernels, called one at a time from Python, so each call also pays
+Python's dispatch): the beam pass that finds a lower bound, the exact pass aimed at the
 upper bound, and the exact pass aimed at the lower bound + 1 that proves the optimum.
 Prints per pass the calls, DP states, transitions and milliseconds a puzzle, then how far
 the upper bound lies above the optimum, and whether a sharper bound per row could close

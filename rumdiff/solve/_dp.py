@@ -16,7 +16,14 @@ import numpy as np
 from numba import njit
 
 from rumdiff.solve._moves import colour_moves, move_scratch, value_tables
-from rumdiff.solve._prune import compact, dominance_costs, least_losses, pending_losses, thin
+from rumdiff.solve._prune import (
+    compact,
+    dominance_costs,
+    keep_best,
+    least_losses,
+    pending_losses,
+    thin,
+)
 from rumdiff.solve._tiles import (
     NOT_REACHED,
     OK,
@@ -48,62 +55,6 @@ def _grow(array, size, most):
     for j in range(array.shape[0]):  # not a slice assignment: see _copy_rows
         bigger[j] = array[j]
     return bigger
-
-
-@njit(cache=True)
-def _kth_smallest(a, kth):
-    """``np.partition(a, kth)[kth]``, reordering ``a`` in place: a quickselect (median of
-    three, three-way split). np.partition compiles some 30 more functions (sorting, its
-    argument checks and their error messages): about 5 s on an empty cache."""
-    lo = 0
-    hi = a.shape[0] - 1
-    while lo < hi:
-        x = a[lo]
-        y = a[(lo + hi) >> 1]
-        z = a[hi]
-        pivot = max(min(x, y), min(max(x, y), z))
-        lt = lo
-        i = lo
-        gt = hi
-        while i <= gt:
-            ai = a[i]
-            if ai < pivot:
-                a[i] = a[lt]
-                a[lt] = ai
-                lt += 1
-                i += 1
-            elif ai > pivot:
-                a[i] = a[gt]
-                a[gt] = ai
-                gt -= 1
-            else:
-                i += 1
-        if kth < lt:
-            hi = lt - 1
-        elif kth > gt:
-            lo = gt + 1
-        else:
-            return pivot
-    return a[kth]
-
-
-@njit(cache=True)
-def _keep_best(live, beam, key, code, bits, val, org):
-    """Keep the ``beam`` entries with the largest ``key`` (ties by position); return ``beam``."""
-    cut = _kth_smallest(key[:live].copy(), live - beam)
-    ties = beam
-    for j in range(live):
-        if key[j] > cut:
-            ties -= 1
-    kept = np.int64(0)
-    for j in range(live):
-        if key[j] > cut or (key[j] == cut and ties > 0):
-            if key[j] == cut:
-                ties -= 1
-            key[kept] = key[j]
-            compact(j, kept, code, bits, val, org)
-            kept += 1
-    return kept
 
 
 @njit(cache=True)
@@ -253,7 +204,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
                 # state may still gain at this value, so its lists stay small.
                 for j in range(built):
                     nhope[j] += nval[j]
-                built = _keep_best(built, beam, nhope, ncode, nbits, nval, norg)
+                built = keep_best(built, beam, nhope, ncode, nbits, nval, norg)
             code, ncode = ncode, code
             bits, nbits = nbits, bits
             val, nval = nval, val
@@ -282,7 +233,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
             lists = (code, bits, val, org)
             live = thin(live, k, np.bool_(False), radix, dominance, dom_cost, nonzero, dense, lists)
         if beam > 0 and live > beam:
-            live = _keep_best(live, beam, val, code, bits, val, org)
+            live = keep_best(live, beam, val, code, bits, val, org)
         if live == 0:
             return 0, states, transitions, NOT_REACHED
         states += live
@@ -324,24 +275,15 @@ def _runs_only(x, values, m, tables, dominance, gv_none, dense, radix, runs_path
     one = np.ones(1, np.int64)
     suffix = np.zeros(rows + 2, np.int64)
     path = np.empty(rows, np.int64)
-    total = np.int64(0)
+    zero = np.int64(0)  # not a literal 0: see the note at the top
+    total = zero
+    limits = (zero, np.int64(UNLIMITED), np.int64(UNLIMITED))  # no beam, no budget
     for c in range(k):
         column = np.empty((rows, 1), np.int64)
         for i in range(rows):
             column[i, 0] = x[i, c]
         best, _, _, _ = dp_core(
-            column,
-            values,
-            m,
-            one,
-            tables,
-            dominance,
-            gv_none,
-            suffix,
-            np.int64(0),
-            (np.int64(0), np.int64(UNLIMITED), np.int64(UNLIMITED)),  # no beam, no budget
-            dense,
-            path,
+            column, values, m, one, tables, dominance, gv_none, suffix, zero, limits, dense, path
         )
         total += best
         for i in range(rows):
@@ -351,7 +293,7 @@ def _runs_only(x, values, m, tables, dominance, gv_none, dense, radix, runs_path
 
 @njit(cache=True)
 def solve_kernel(
-    copies,
+    reduced,
     values,
     m,
     s,
@@ -363,16 +305,15 @@ def solve_kernel(
     dense,
     max_states,
     max_live,
-    reduced,
     path,
     report,
 ):
     """Solve one puzzle exactly.
 
-    Removes isolated copies (into ``reduced``), splits the puzzle into independent
+    Removes isolated copies from ``reduced`` (in place), splits the puzzle into independent
     segments and solves each: by bounds when max(runs only, groups only) meets
     min(runs only + groups only, row bounds); otherwise by a beam search for a good
-    lower bound, then the exact DP pruned against it. Row w of ``copies`` holds tiles
+    lower bound, then the exact DP pruned against it. Row w of ``reduced`` holds tiles
     of value ``values[w]`` (``values`` has 3 more entries, any positive, for the rows
     beyond), so the rows may come in either order. ``path[w]`` receives the joint
     run-state code after row w of the solution.
@@ -380,12 +321,9 @@ def solve_kernel(
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
     DP transitions, segments, segments needing the DP, status, exact passes.
     """
-    k = copies.shape[1]
+    k = reduced.shape[1]
     size = tables[5].shape[0]
     radix = joint_radix(k, size)
-    for w in range(copies.shape[0]):  # not reduced[:, :] = copies: see _copy_rows
-        for c in range(k):
-            reduced[w, c] = copies[w, c]
     removed, row_bound, bounds, count = prepare(reduced, m, s, gv, values)
     path[:] = 0
     score = np.int64(0)

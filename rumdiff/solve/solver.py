@@ -225,15 +225,15 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
     # The kernel walks the values downwards: a pass prunes by points, and a tile lost
     # at a high value costs the most, so the lists stay short from the first row on
     # (upwards, the first rows' points are too few to prune anything, and dense
-    # G(6, 3, 200) puzzles ran out of states there).
-    copies = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
-    reduced = np.empty_like(copies)
+    # G(6, 3, 200) puzzles ran out of states there). The kernel removes isolated tiles
+    # from this fresh copy.
+    reduced = np.array(puzzle.copies[::-1], dtype=np.int64, order="C")
     path = np.empty(puzzle.n, dtype=np.int64)
     report = np.zeros(10, dtype=np.int64)
     values = np.full(puzzle.n + 3, puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1)
     solve_kernel(
-        copies,
+        reduced,
         values,
         puzzle.m,
         config.S,
@@ -245,7 +245,6 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
         dense,
         max_states,
         config.MAX_LIVE_STATES,
-        reduced,
         path,
         report,
     )
