@@ -5,7 +5,7 @@ Usage::
     python experiments/solver_passes.py [--k 4] [--m 3] [--n 100] [--count 10]
         [--mode fixed] [--seed 1]
 
-Replays ``rumdiff.solve._dp.solve_kernel`` pass by pass on each segment that needs the
+Replays ``rumdiff.solve._kernel.solve_kernel`` pass by pass on each segment that needs the
 DP (the same kernels, called one at a time from Python, so each call also pays
 Python's dispatch): the beam pass that finds a lower bound, the exact pass aimed at the
 upper bound, and the exact pass aimed at the lower bound + 1 that proves the optimum.
@@ -26,8 +26,16 @@ import numpy as np
 from rumdiff import config
 from rumdiff.data.generator import generate
 from rumdiff.solve import solve
-from rumdiff.solve._dp import OK, _runs_only, dp_core
-from rumdiff.solve._tiles import group_index, joint_radix, prepare, run_capacity, segment_bounds
+from rumdiff.solve._dp import dp_core
+from rumdiff.solve._kernel import _runs_only
+from rumdiff.solve._tiles import (
+    OK,
+    group_index,
+    joint_radix,
+    prepare,
+    run_capacity,
+    segment_bounds,
+)
 from rumdiff.solve.groups import group_value_table
 from rumdiff.solve.runstates import dominance, run_states
 from rumdiff.solve.solver import dense_index

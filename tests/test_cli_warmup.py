@@ -7,8 +7,8 @@ import sys
 CHECK = """
 from rumdiff.cli.warmup import compile_kernels
 from rumdiff.features import _extended, _thesis
-from rumdiff.solve import _dp, _search
-kernels = (_dp.solve_kernel, _search.search_kernel, _extended.extended_stack,
+from rumdiff.solve import _kernel, _search
+kernels = (_kernel.solve_kernel, _search.search_kernel, _extended.extended_stack,
            _thesis.thesis_stack)
 assert not any(kernel.signatures for kernel in kernels)
 seconds = compile_kernels()

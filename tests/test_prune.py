@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from rumdiff.solve._prune import kth_smallest
+from rumdiff.solve._prune import dominance_costs, kth_smallest, mark_dominated
+from rumdiff.solve.runstates import dominance, run_states
 
 
 def test_kth_smallest_is_partition():
@@ -17,3 +18,45 @@ def test_kth_smallest_is_partition():
         work = a.copy()
         assert kth_smallest(work, kth) == expected
         assert sorted(work) == sorted(a)  # reordered, nothing lost
+
+
+def _dominated_by_pairs(colours, same_used, cost, nonzero, states, val):
+    """Which states another dominates, pair by pair (the slow twin of mark_dominated)."""
+    dead = np.zeros(len(states), bool)
+    for j, b in enumerate(states):
+        for i, a in enumerate(states):
+            differ = [c for c in range(len(a)) if a[c] != b[c]]
+            if len(differ) != 1 or differ[0] not in colours:
+                continue
+            c = differ[0]
+            if same_used and nonzero[a[c]] != nonzero[b[c]]:
+                continue
+            if val[i] >= val[j] + cost[a[c], b[c]]:
+                dead[j] = True
+    return dead
+
+
+def test_mark_dominated_matches_every_pair():
+    # States drawn from few components per colour, so that many differ in one colour
+    # only; costs from the real dominance tables at random values.
+    rng = np.random.default_rng(12)
+    for trial in range(300):
+        m = int(rng.integers(1, 4))
+        k = int(rng.integers(1, 6))
+        tables = dominance(m)
+        size = run_states(m).size
+        cost = np.empty((size, size), np.int64)
+        values = rng.integers(1, 60, size=4)
+        dominance_costs(tables, *(int(value) for value in values), cost)
+        choices = [rng.choice(size, size=min(size, 3), replace=False) for _ in range(k)]
+        states = sorted({tuple(int(rng.choice(options)) for options in choices) for _ in range(40)})
+        val = rng.integers(0, 150, size=len(states)).astype(np.int64)
+        bits = np.array([sum(s << (5 * c) for c, s in enumerate(state)) for state in states])
+        colours = np.sort(rng.choice(k, size=int(rng.integers(1, k + 1)), replace=False))
+        same_used = bool(trial % 2)
+        nonzero = run_states(m).nonzero
+        found = mark_dominated(
+            len(states), colours, np.bool_(same_used), cost, nonzero, bits.astype(np.int64), val
+        )
+        expected = _dominated_by_pairs(set(colours), same_used, cost, nonzero, states, val)
+        assert found.tolist() == expected.tolist()

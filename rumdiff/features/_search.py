@@ -73,7 +73,7 @@ def greedy_segment(x, lo, hi, m, gv, tables, floor, gain, move, scratch, usage):
                 total = partial[0] + v * gv[index[0]]
                 if total > best:
                     best = total
-                    for q in range(k):  # not best_digit[:] = digit (see _dp._copy_rows)
+                    for q in range(k):  # not best_digit[:] = digit (see solve._kernel._copy_rows)
                         best_digit[q] = digit[q]
             elif partial[c] + rest[c] + v * gv[index[c] + full[c]] > best:
                 level = c - 1
@@ -140,7 +140,7 @@ def ascent_segment(x, lo, hi, m, gv, tables, source, usage, start, work, back):
                     if gain > nval[next_state[e]]:
                         nval[next_state[e]] = gain
                         back[i - lo, next_state[e]] = e
-            for state in range(size):  # not val[:] = nval (see _dp._copy_rows)
+            for state in range(size):  # not val[:] = nval (see solve._kernel._copy_rows)
                 val[state] = nval[state]
         state = 0
         for i in range(hi, lo - 1, -1):

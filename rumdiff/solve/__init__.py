@@ -1,6 +1,6 @@
 """Solving: the exact solver, its building blocks and its slow twins.
 
-- ``solver``: :func:`solve`, rumdiff's fast exact solver (kernel in ``_dp``), and what
+- ``solver``: :func:`solve`, rumdiff's fast exact solver (kernel in ``_kernel``), and what
   it returns (:class:`Solution`, :class:`Work`);
 - ``search``: :func:`search_effort`, the reference exact DP whose work defines a
   puzzle's search effort, a fixed definition (kernel in ``_search``);
@@ -8,9 +8,9 @@
 - ``runstates``: the per-colour run states of the DP and their moves;
 - ``arrangement``: runs, groups and the check of an arrangement against a puzzle;
 - ``reference``: the ILP and the brute force, slow and obvious, for the tests;
-- ``_dp``, ``_prune``, ``_search``, ``_moves``, ``_tiles``: numba kernels (the solver's
-  DP and what it prunes with; the reference search and its move tables; removal,
-  splitting and bounds).
+- ``_kernel``, ``_dp``, ``_prune``, ``_search``, ``_moves``, ``_tiles``: numba kernels
+  (the solver's whole-puzzle kernel, its DP and what that prunes with; the reference
+  search and its move tables; removal, splitting and bounds).
 """
 
 from rumdiff.solve.arrangement import Arrangement, Group, InvalidArrangement, Run

@@ -1,7 +1,7 @@
 """The exact solver: maximum score, one optimal arrangement, and the work it took.
 
-:func:`solve` wraps the numba kernel ``rumdiff.solve._dp.solve_kernel``. For each
-puzzle the kernel
+:func:`solve` wraps the numba kernel ``rumdiff.solve._kernel.solve_kernel``. For
+each puzzle the kernel
 
 1. removes copies that no run or group can use (thesis 6.3, generalised to any k and m),
 2. splits the values where no run can cross (thesis 6.4) and, per segment,
@@ -141,7 +141,7 @@ def solve(
 ) -> Solution:
     """Solve a puzzle exactly.
 
-    Wraps the kernel ``rumdiff.solve._dp.solve_kernel``.
+    Wraps the kernel ``rumdiff.solve._kernel.solve_kernel``.
 
     Parameters
     ----------
@@ -168,7 +168,7 @@ def solve(
     SolverBudgetError
         If the puzzle needs more states than ``max_states`` and ``ilp_fallback`` is off.
     """
-    from rumdiff.solve._dp import OVER_BUDGET, solve_kernel
+    from rumdiff.solve._kernel import OVER_BUDGET, solve_kernel
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"solve expects a Puzzle, got {type(puzzle).__name__}")
@@ -218,7 +218,7 @@ def warm_up_puzzle() -> Puzzle:
 
 def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
     """Run ``solve_kernel`` on a puzzle; return its reduced copies, path and report."""
-    from rumdiff.solve._dp import solve_kernel
+    from rumdiff.solve._kernel import solve_kernel
 
     tables = run_states(puzzle.m)
     dense = dense_index(tables.size**puzzle.k)
