@@ -8,11 +8,14 @@ Usage::
 Replays ``rumdiff.solve._kernel.solve_kernel`` pass by pass on each segment that needs the
 DP (the same kernels, called one at a time from Python, so each call also pays
 Python's dispatch): the beam pass that finds a lower bound, the exact pass aimed at the
-upper bound, and the exact pass aimed at the lower bound + 1 that proves the optimum.
+upper bound, on joint state spaces of ``_kernel.TAIL_STATES`` or more the passes that
+sharpen the bounds of the segment's tails (``_kernel._tail_bounds``), and the exact pass
+aimed at the lower bound + 1 that proves the optimum.
 Prints per pass the calls, DP states, transitions and milliseconds a puzzle, then how far
-the upper bound lies above the optimum, and whether a sharper bound per row could close
-that gap: the best any arrangement can place in one row alone, given each colour's run
-capacity there (every split of the row's tiles between runs and groups tried).
+the upper bound lies above the optimum, whether a sharper bound per row could close that
+gap (the best any arrangement can place in one row alone, given each colour's run
+capacity there: every split of the row's tiles between runs and groups tried), and how
+far the bound sharpened on the segments' tails lies above it.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from rumdiff import config
 from rumdiff.data.generator import generate
 from rumdiff.solve import solve
 from rumdiff.solve._dp import dp_core
-from rumdiff.solve._kernel import _runs_only
+from rumdiff.solve._kernel import TAIL_BUDGET, TAIL_STATES, _runs_only, _tail_bounds
 from rumdiff.solve._tiles import (
     OK,
     group_index,
@@ -78,18 +81,32 @@ def main(argv=None) -> int:
     values[:n] = np.arange(n, 0, -1)
     passes: dict[str, list[float]] = {}
     gaps = {"points": 0, "upper - optimum": 0, "row best - optimum": 0, "segments": 0}
+    gaps |= {"sharpened": 0, "sharp - optimum": 0}
 
-    def run(name, x, worth, suffix, target, limits, path):
+    def run(name, x, worth, suffix, target, limits, path, scores):
         started = time.perf_counter()
         best, states, transitions, status = dp_core(
-            x, worth, m, radix, kernel_tables, dominated, gv, suffix, target, limits, dense, path
-        )
+            x, worth, m, radix, kernel_tables, dominated, gv, suffix, target, limits, 0, dense,
+            path, scores,
+        )  # fmt: skip
         seconds = time.perf_counter() - started
         label = f"{name} ({'found' if status == OK else 'none'})"
         totals = passes.setdefault(label, [0, 0, 0, 0.0])
         for j, amount in enumerate((1, states, transitions, seconds)):
             totals[j] += amount
-        return best, status
+        return best, status, states
+
+    def sharpen(x, worth, suffix, beam_pass, tail_pass, lower_tail):
+        started = time.perf_counter()
+        work = np.zeros(3, np.int64)
+        sharp = _tail_bounds(
+            x, worth, m, radix, kernel_tables, dominated, gv, suffix, beam_pass, tail_pass,
+            dense, lower_tail, work,
+        )  # fmt: skip
+        totals = passes.setdefault("tail bounds (beam and exact passes)", [0, 0, 0, 0.0])
+        for j, amount in enumerate((1, work[0], work[1], time.perf_counter() - started)):
+            totals[j] += amount
+        return sharp
 
     for sweep, puzzle in enumerate([puzzles[0], *puzzles]):
         if sweep == 1:  # the first round loaded the kernels called from Python
@@ -106,10 +123,13 @@ def main(argv=None) -> int:
             _, suffix, low, high = segment_bounds(x, worth, m, gv, row_bound[lo:hi], runs_only)
             if low == high:
                 continue
-            path = np.empty(hi - lo, np.int64)
+            path, scores = np.empty(hi - lo, np.int64), np.empty(hi - lo, np.int64)
             first = (beam, config.MAX_STATES, config.MAX_LIVE_STATES)
-            best, status = run("beam", x, worth, suffix, low, first, path)
+            best, status, beam_states = run("beam", x, worth, suffix, low, first, path, scores)
+            lower_tail = np.zeros(hi - lo, np.int64)
+            sharpen_tails = status == OK and tables.size**k >= TAIL_STATES
             if status == OK:
+                lower_tail[1:] = best - scores[:-1]
                 low = max(low, best)
             exact = (0, config.MAX_STATES, config.MAX_LIVE_STATES)  # no beam
             for name, aim in (
@@ -118,13 +138,22 @@ def main(argv=None) -> int:
             ):
                 if aim <= low:
                     break
-                best, status = run(name, x, worth, suffix, aim, exact, path)
+                if aim == low + 1 and sharpen_tails:
+                    budget = min(config.MAX_STATES, TAIL_BUDGET * beam_states)
+                    tail_pass = (0, budget, config.MAX_LIVE_STATES)
+                    suffix = sharpen(x, worth, suffix, first, tail_pass, lower_tail)
+                    if suffix[0] <= low:
+                        break
+                best, status, _ = run(name, x, worth, suffix, aim, exact, path, scores)
                 if status == OK:
                     low = best
                     break
             gaps["segments"] += 1
             gaps["points"] += int((x.sum(axis=1) * worth[: hi - lo]).sum())
             gaps["upper - optimum"] += int(high - low)
+            if sharpen_tails and high > low:
+                gaps["sharpened"] += 1
+                gaps["sharp - optimum"] += int(min(high, suffix[0]) - low)
             row_best = sum(int(worth[w]) * _row_best(x, w, gv, m) for w in range(hi - lo))
             gaps["row best - optimum"] += row_best - int(low)
 
@@ -145,6 +174,11 @@ def main(argv=None) -> int:
         f"its own lies {gaps['row best - optimum']:,} above it "
         f"({100 * gaps['row best - optimum'] / points:.1f}%)."
     )
+    if gaps["sharpened"]:
+        print(
+            f"On the {gaps['sharpened']} segments whose tails' bounds were sharpened, the "
+            f"sharper bound lies {gaps['sharp - optimum']:,} points above the optimum."
+        )
     return 0
 
 

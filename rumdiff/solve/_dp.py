@@ -78,7 +78,9 @@ def step_order(x, i, m, order, rank, after_index, after_tiles):
 
 
 @njit(cache=True)
-def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, dense, path):
+def dp_core(
+    x, values, m, radix, tables, dominance, gv, suffix, target, limits, entry, dense, path, scores
+):
     """Best score >= ``target`` of the rows ``x``, row i holding tiles of value
     ``values[i]`` (two more entries, any positive, stand for the rows after the last).
 
@@ -91,7 +93,10 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
     optimistic value, less the pending points it must lose, plus ``suffix[i + 1]``
     falls below ``target`` is dropped, and so is a state another one dominates. With
     ``beam > 0`` only the best ``beam`` states per value survive (a heuristic).
-    On success ``path[i]`` is the joint state code after row i on a best path.
+    The rows start from run state ``entry`` in every colour (0: no runs). On success
+    ``path[i]`` is the joint state code after row i on a best path and, after a beam
+    pass, ``scores[i]`` its DP value there (exact passes keep no values: at 50 million
+    states they would cost 400 MB).
 
     Each live state carries its code (the index into ``dense``) and the same
     components packed 5 bits a colour, which are cheaper to read than to divide out.
@@ -128,12 +133,19 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
     every = np.arange(k)
     lay_code = np.empty(1024, np.int64)
     lay_org = np.empty(1024, np.int32)
-    lay_code[0] = 0
+    lay_val = np.empty(1024 if beam > 0 else 1, np.int64)
+    start_code = 0
+    start_bits = 0
+    for c in range(k):
+        start_code += entry * radix[c]
+        start_bits += entry << (5 * c)
+    lay_code[0] = start_code
+    lay_val[0] = 0
     lay_org[0] = -1
     stored = 1
     live = 1
-    code[0] = 0
-    bits[0] = 0
+    code[0] = start_code
+    bits[0] = start_bits
     val[0] = 0
     org[0] = 0
     states = 0
@@ -264,9 +276,13 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
             # Capped, so a pass's memory is bounded by its budget (README, "Solving").
             lay_code = _grow(lay_code, stored + live, max_states + cap)
             lay_org = _grow(lay_org, stored + live, max_states + cap)
+            if beam > 0:
+                lay_val = _grow(lay_val, stored + live, max_states + cap)
         for j in range(live):
             lay_code[stored + j] = code[j]
             lay_org[stored + j] = org[j]
+            if beam > 0:
+                lay_val[stored + j] = val[j]
             org[j] = stored + j
         stored += live
         if stored > max_states:
@@ -275,5 +291,7 @@ def dp_core(x, values, m, radix, tables, dominance, gv, suffix, target, limits, 
     position = lay_org[stored - 1]
     for i in range(rows - 1, -1, -1):
         path[i] = lay_code[position]
+        if beam > 0:
+            scores[i] = lay_val[position]
         position = lay_org[position]
     return val[0], states, transitions, OK

@@ -9,7 +9,9 @@ each puzzle the kernel
    per-value upper bounds) (thesis 6.1),
 4. otherwise runs a beam search for a strong lower bound, then the exact dynamic
    program over values (2015 paper, Section 4) with dominance between run slots and
-   pruning of every state that cannot beat that bound.
+   pruning of every state that cannot beat that bound. On large joint state spaces
+   (k >= 5 with m = 3) it first sharpens that pruning by solving the segment's tails,
+   shortest first, each with every run entering free (``_kernel._tail_bounds``).
 
 Work is counted in DP states kept and transitions evaluated, which, unlike seconds,
 are the same on every machine.
@@ -61,7 +63,9 @@ class Work:
         Exact DP passes run after the first (beam) pass, summed over segments: none for
         a segment the beam settled (it met the upper bound), one when the pass aimed at
         the upper bound found an arrangement, two when the optimum lies below the upper
-        bound and a second pass had to prove it.
+        bound and a second pass had to prove it. On joint state spaces of 2 million
+        states or more (k >= 5 with m = 3), up to 7 passes that sharpen the bounds of the
+        segment's tails come before that second pass, and may make it needless.
     """
 
     states: int
