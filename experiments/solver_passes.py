@@ -7,10 +7,11 @@ Usage::
 
 Replays ``rumdiff.solve._kernel.solve_kernel`` pass by pass on each segment that needs the
 DP (the same kernels, called one at a time from Python, so each call also pays
-Python's dispatch): the beam pass that finds a lower bound, the exact pass aimed at the
-upper bound, on joint state spaces of ``_kernel.TAIL_STATES`` or more the passes that
-sharpen the bounds of the segment's tails (``_kernel._tail_bounds``), and the exact pass
-aimed at the lower bound + 1 that proves the optimum.
+Python's dispatch): the beam pass that finds a lower bound, a second beam aimed at the
+upper bound, the exact pass aimed at the upper bound, on joint state spaces of
+``_kernel.TAIL_STATES`` or more the passes that sharpen the bounds of the segment's
+tails (``_kernel._tail_bounds``), and the exact pass aimed at the lower bound + 1 that
+proves the optimum.
 Prints per pass the calls, DP states, transitions and milliseconds a puzzle, then how far
 the upper bound lies above the optimum, whether a sharper bound per row could close that
 gap (the best any arrangement can place in one row alone, given each colour's run
@@ -124,14 +125,20 @@ def main(argv=None) -> int:
             if low == high:
                 continue
             path, scores = np.empty(hi - lo, np.int64), np.empty(hi - lo, np.int64)
-            first = (beam, config.MAX_STATES, config.MAX_LIVE_STATES)
+            first = (beam, config.MAX_STATES, config.MAX_LIVE_STATES, True)
             best, status, beam_states = run("beam", x, worth, suffix, low, first, path, scores)
             lower_tail = np.zeros(hi - lo, np.int64)
             sharpen_tails = status == OK and tables.size**k >= TAIL_STATES
             if status == OK:
                 lower_tail[1:] = best - scores[:-1]
                 low = max(low, best)
-            exact = (0, config.MAX_STATES, config.MAX_LIVE_STATES)  # no beam
+            if high > low:
+                other = (beam, config.MAX_STATES, config.MAX_LIVE_STATES, False)
+                name = "beam in colour order, aimed at upper"
+                best, status, _ = run(name, x, worth, suffix, high, other, path, scores)
+                if status == OK:
+                    low = best
+            exact = (0, config.MAX_STATES, config.MAX_LIVE_STATES, True)  # no beam
             for name, aim in (
                 ("exact, aimed at upper", high),
                 ("exact, aimed at lower + 1", low + 1),
@@ -140,7 +147,7 @@ def main(argv=None) -> int:
                     break
                 if aim == low + 1 and sharpen_tails:
                     budget = min(config.MAX_STATES, TAIL_BUDGET * beam_states)
-                    tail_pass = (0, budget, config.MAX_LIVE_STATES)
+                    tail_pass = (0, budget, config.MAX_LIVE_STATES, True)
                     suffix = sharpen(x, worth, suffix, first, tail_pass, lower_tail)
                     if suffix[0] <= low:
                         break

@@ -87,12 +87,15 @@ def dp_core(
     ``tables`` holds the run-state tables ``(first, used, next_state, dropped1,
     dropped2, nonzero)`` of ``rumdiff.solve.runstates.RunStates``; ``dominance`` the
     tables of ``rumdiff.solve.runstates.dominance``; ``limits`` is
-    ``(beam, max_states, max_live)``.
+    ``(beam, max_states, max_live, by_tiles)``: the colours step by increasing tiles at
+    each row (:func:`step_order`) when ``by_tiles``, else in colour order.
 
     ``suffix[i]`` bounds the points placeable at rows i and later; a state whose
     optimistic value, less the pending points it must lose, plus ``suffix[i + 1]``
     falls below ``target`` is dropped, and so is a state another one dominates. With
-    ``beam > 0`` only the best ``beam`` states per value survive (a heuristic).
+    ``beam > 0`` only the best ``beam`` states per value survive (a heuristic, so the
+    order of the colours changes what it finds; without a beam it changes only the
+    work).
     The rows start from run state ``entry`` in every colour (0: no runs). On success
     ``path[i]`` is the joint state code after row i on a best path and, after a beam
     pass, ``scores[i]`` its DP value there (exact passes keep no values: at 50 million
@@ -104,7 +107,7 @@ def dp_core(
     Returns ``(best, states, transitions, status)``.
     """
     first, nonzero = tables[0], tables[5]
-    beam, max_states, max_live = limits
+    beam, max_states, max_live, by_tiles = limits
     rows, k = x.shape
     size = nonzero.shape[0]
     scratch = move_scratch(k, m, tables)
@@ -128,8 +131,8 @@ def dp_core(
     nval = np.empty(cap, np.int64)
     norg = np.empty(cap, np.int32)
     nhope = np.empty(cap, np.int64)
-    order = np.empty(k, np.int64)
-    rank = np.empty(k, np.int64)
+    order = np.arange(k)
+    rank = np.arange(k)
     every = np.arange(k)
     lay_code = np.empty(1024, np.int64)
     lay_org = np.empty(1024, np.int32)
@@ -170,7 +173,8 @@ def dp_core(
                 left_count[c, cc] = max(xc - nonzero[cc], 0)
         pending_losses(x, i, v, prev + v, ones, twos, pending)
         least_losses(x, i, lost1, lost2, tables, pending, least_after)
-        step_order(x, i, m, order, rank, after_index, after_tiles)
+        if by_tiles:
+            step_order(x, i, m, order, rank, after_index, after_tiles)
         for step in range(k):
             c = order[step]
             xc = x[i, c] if i < rows else 0
