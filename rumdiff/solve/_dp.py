@@ -15,7 +15,7 @@ maps a code to its position in the list being built, so merging costs O(1).
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._moves import colour_moves, move_scratch, value_tables
+from rumdiff.solve._moves import colour_moves, move_scratch
 from rumdiff.solve._prune import (
     compact,
     dominance_costs,
@@ -47,11 +47,12 @@ def _grow(array, size, most):
 
 
 @njit(cache=True, inline="always")
-def step_order(x, i, m, order, rank, after_index, after_tiles):
+def step_order(x, i, m, by_tiles, order, rank, after_index, after_tiles):
     """The order in which the DP steps the colours at row i (the closing row when i is
-    past the last): by increasing tiles there, ties by colour. ``order[step]`` is a
-    colour, ``rank`` its inverse; ``after_index[c]`` and ``after_tiles[c]`` become the
-    group index and tile count of the colours stepped after c.
+    past the last): by increasing tiles there, ties by colour, when ``by_tiles``; else
+    in colour order. ``order[step]`` is a colour, ``rank`` its inverse;
+    ``after_index[c]`` and ``after_tiles[c]`` become the group index and tile count of
+    the colours stepped after c.
 
     Fewer tiles allow fewer moves, so stepping those colours first keeps the lists of
     the later steps short: about a quarter fewer transitions than in colour order on
@@ -61,7 +62,7 @@ def step_order(x, i, m, order, rank, after_index, after_tiles):
     for c in range(k):
         tiles = x[i, c] if i < rows else 0
         t = c
-        while t > 0 and (x[i, order[t - 1]] if i < rows else 0) > tiles:
+        while by_tiles and t > 0 and (x[i, order[t - 1]] if i < rows else 0) > tiles:
             order[t] = order[t - 1]
             t -= 1
         order[t] = c
@@ -111,10 +112,10 @@ def dp_core(
     rows, k = x.shape
     size = nonzero.shape[0]
     scratch = move_scratch(k, m, tables)
-    move_delta, move_gain, move_end, left_index, least_loss = scratch[:5]
+    move_delta, move_gain, move_end, left_index = scratch[:4]
     after_index, after_tiles = scratch[5:7]
     left_count = np.empty((k, size), np.int64)
-    ones, twos = dominance[4:]
+    ones, twos = dominance[3:]
     pending = np.empty((k, size), np.int64)
     dom_cost = np.empty((size, size), np.int64)
     least_after = np.empty((k, size), np.int64)
@@ -131,8 +132,8 @@ def dp_core(
     nval = np.empty(cap, np.int64)
     norg = np.empty(cap, np.int32)
     nhope = np.empty(cap, np.int64)
-    order = np.arange(k)
-    rank = np.arange(k)
+    order = np.empty(k, np.int64)
+    rank = np.empty(k, np.int64)
     every = np.arange(k)
     lay_code = np.empty(1024, np.int64)
     lay_org = np.empty(1024, np.int32)
@@ -162,19 +163,18 @@ def dp_core(
         lost1 = prev
         lost2 = prev + prev2
         threshold = target - suffix[i + 1]
-        # Per colour and state: tiles left for groups (count and table index); per
-        # colour: later colours' tiles (as ``step_order`` steps them; the shared tables
-        # take colour order). The shared tables' least_loss is the reference search's;
-        # the pending losses below are the stronger bound the DP prunes with.
-        value_tables(x, i, v, m, tables, left_index, least_loss, after_index, after_tiles)
+        # Per colour and state: tiles left for groups, as a count and as a group table
+        # index; per colour: the later colours' tiles (``step_order``).
+        power = 1
         for c in range(k):
             xc = x[i, c] if i < rows else 0
             for cc in range(size):
                 left_count[c, cc] = max(xc - nonzero[cc], 0)
+                left_index[c, cc] = left_count[c, cc] * power
+            power *= m + 1
         pending_losses(x, i, v, prev + v, ones, twos, pending)
         least_losses(x, i, lost1, lost2, tables, pending, least_after)
-        if by_tiles:
-            step_order(x, i, m, order, rank, after_index, after_tiles)
+        step_order(x, i, m, by_tiles, order, rank, after_index, after_tiles)
         for step in range(k):
             c = order[step]
             xc = x[i, c] if i < rows else 0

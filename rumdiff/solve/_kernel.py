@@ -96,7 +96,7 @@ def _tail_bounds(
     ``suffix``; adds states, transitions and exact passes to ``work``.
     """
     rows = x.shape[0]
-    nonzero, ones, twos = tables[5], dominance[4], dominance[5]
+    nonzero, ones, twos = tables[5], dominance[3], dominance[4]
     free = np.int64(0)  # the run state with every slot at length >= 3
     for cc in range(nonzero.shape[0]):
         if nonzero[cc] == m and ones[cc] == 0 and twos[cc] == 0:

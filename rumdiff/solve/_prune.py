@@ -55,18 +55,14 @@ def least_losses(x, i, lost1, lost2, tables, pending, least):
 @njit(cache=True)
 def dominance_costs(dominance, prev, v, after, later, out):
     """Each dominance entry's cost at a row of value v (``prev``, ``after`` and ``later``
-    the values of the rows before and after), its cheapest pairing of slots, as a matrix:
-    ``out[a, b]`` is what state a must score above state b to dominate it."""
-    first, state, pairing, cost = dominance[0], dominance[1], dominance[2], dominance[3]
+    the values of the rows before and after), as a matrix: ``out[a, b]`` is what state a
+    must score above state b to dominate it."""
+    first, state, cost = dominance[0], dominance[1], dominance[2]
     for b in range(first.shape[0] - 1):
         for e in range(first[b], first[b + 1]):
-            least = 1 << 62
-            for r in range(pairing[e], pairing[e + 1]):
-                least = min(
-                    least,
-                    cost[r, 0] * prev + cost[r, 1] * v + cost[r, 2] * after + cost[r, 3] * later,
-                )
-            out[state[e], b] = least
+            out[state[e], b] = (
+                cost[e, 0] * prev + cost[e, 1] * v + cost[e, 2] * after + cost[e, 3] * later
+            )
 
 
 #: Multiplier of the hash that files states by their other colours (Fibonacci hashing).
