@@ -91,9 +91,9 @@ def mark_dominated(live, colours, same_used, cost, nonzero, bits, val):
         width *= 2
         lg += 1
     drop = np.uint64(64 - lg)
-    head = np.full(width, -1, np.int64)
-    chain = np.empty(live, np.int64)
-    slot = np.empty(live, np.int64)
+    head = np.full(width, -1, np.int32)  # 4 bytes: at most 8.4 million live states
+    chain = np.empty(live, np.int32)
+    slot = np.empty(live, np.int32)
     for c in colours:
         shift = 5 * c
         mask = ~(31 << shift)
