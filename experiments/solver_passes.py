@@ -143,7 +143,7 @@ def main(argv=None) -> int:
                 ("exact, aimed at upper", high),
                 ("exact, aimed at lower + 1", low + 1),
             ):
-                if aim <= low:
+                if aim <= low or (name.endswith("lower + 1") and aim >= high):
                     break
                 if aim == low + 1 and sharpen_tails:
                     budget = min(config.MAX_STATES, TAIL_BUDGET * beam_states)

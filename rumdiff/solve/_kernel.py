@@ -222,9 +222,11 @@ def solve_kernel(
             if best > low:
                 low = best
                 _copy_rows(path, lo, trial)
-        sharpen = result == OK and size**k >= TAIL_STATES
+        # Both need a beam: without one the first pass was exact already, and the
+        # beam's path values (scores) are not kept.
+        sharpen = beam > 0 and result == OK and size**k >= TAIL_STATES
         tail_pass = (zero, min(max_states, TAIL_BUDGET * kept), max_live, np.bool_(True))
-        if high > low:
+        if beam > 0 and high > low:
             # A second beam, aimed at the upper bound, keeps only arrangements that lose
             # nothing: cheap, and it steps the colours in the other order. Where the first
             # beam misses a lossless arrangement, the exact pass aimed at the upper bound
@@ -241,10 +243,11 @@ def solve_kernel(
                 _copy_rows(path, lo, trial)
         # Most dense segments score their upper bound, and a pass aimed at it prunes
         # hardest; only if it fails, search everything that beats the lower bound.
-        for aim in (high, low + 1):
-            if aim <= low:
-                break
-            if aim == low + 1 and sharpen:
+        for attempt in range(2):
+            aim = high if attempt == 0 else low + 1
+            if aim <= low or (attempt == 1 and aim >= high):
+                break  # (the pass aimed at the upper bound already failed at that aim)
+            if attempt == 1 and sharpen:
                 work[:] = 0
                 suffix = _tail_bounds(
                     x,

@@ -59,6 +59,7 @@ def dominance_costs(dominance, prev, v, after, later, out):
     must score above state b to dominate it."""
     first, state, cost = dominance[0], dominance[1], dominance[2]
     for b in range(first.shape[0] - 1):
+        out[b, b] = 1 << 62  # never read: a state is never compared with itself
         for e in range(first[b], first[b + 1]):
             out[state[e], b] = (
                 cost[e, 0] * prev + cost[e, 1] * v + cost[e, 2] * after + cost[e, 3] * later
@@ -91,7 +92,7 @@ def mark_dominated(live, colours, same_used, cost, nonzero, bits, val):
         width *= 2
         lg += 1
     drop = np.uint64(64 - lg)
-    head = np.full(width, -1, np.int32)  # 4 bytes: at most 8.4 million live states
+    head = np.full(width, -1, np.int32)  # 4 bytes: width < 4 * config.MAX_LIVE_STATES < 2**31
     chain = np.empty(live, np.int32)
     slot = np.empty(live, np.int32)
     for c in colours:

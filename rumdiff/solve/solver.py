@@ -64,7 +64,7 @@ class Work:
         a segment the beam settled (it met the upper bound), one when the pass aimed at
         the upper bound found an arrangement, two when the optimum lies below the upper
         bound and a second pass had to prove it. On joint state spaces of 2 million
-        states or more (k >= 5 with m = 3), up to 7 passes that sharpen the bounds of the
+        states or more (k >= 5 with m = 3), up to 8 passes that sharpen the bounds of the
         segment's tails come before that second pass, and may make it needless.
     """
 
