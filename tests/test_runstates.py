@@ -66,3 +66,11 @@ def test_dominance_is_the_cheapest_pairing_of_slots(m):
                 # Free only when a is b with some slots grown to length 3.
                 short = Counter(x for x in slots[a] if x != 3)
                 assert (listed == 0) == (not short - Counter(slots[b])), (m, values, a, b)
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_first_and_last_codes(m):
+    # The solver's tails enter at the last code (every run complete, free to go on).
+    slots = run_states(m).slots
+    assert slots[0].tolist() == [m, 0, 0, 0]
+    assert slots[-1].tolist() == [0, 0, 0, m]

@@ -53,21 +53,9 @@ def _runs_only(x, values, m, tables, dominance, gv_none, dense, radix, runs_path
         for i in range(rows):
             column[i, 0] = x[i, c]
         best, _, _, _ = dp_core(
-            column,
-            values,
-            m,
-            one,
-            tables,
-            dominance,
-            gv_none,
-            suffix,
-            zero,
-            limits,
-            zero,
-            dense,
-            path,
-            scores,
-        )
+            column, values, m, one, tables, dominance, gv_none, suffix, zero, limits, zero, dense,
+            path, scores
+        )  # fmt: skip
         total += best
         for i in range(rows):
             runs_path[i] += path[i] * radix[c]
@@ -96,11 +84,7 @@ def _tail_bounds(
     ``suffix``; adds states, transitions and exact passes to ``work``.
     """
     rows = x.shape[0]
-    nonzero, ones, twos = tables[5], dominance[3], dominance[4]
-    free = np.int64(0)  # the run state with every slot at length >= 3
-    for cc in range(nonzero.shape[0]):
-        if nonzero[cc] == m and ones[cc] == 0 and twos[cc] == 0:
-            free = np.int64(cc)
+    free = np.int64(tables[5].shape[0] - 1)  # every slot at length >= 3 (runstates)
     sharp = suffix.copy()
     path = np.empty(rows, np.int64)
     scores = np.empty(rows, np.int64)
@@ -204,7 +188,6 @@ def solve_kernel(
         trial = np.empty(rows, np.int64)
         scores = np.empty(rows, np.int64)
         first_pass = (beam, max_states, max_live, np.bool_(True))
-        other_pass = (beam, max_states, max_live, np.bool_(False))  # colour order
         best, kept, spent, result = dp_core(
             x, worth, m, radix, tables, dominance, gv, suffix, low, first_pass, zero, dense, trial,
             scores
@@ -214,61 +197,53 @@ def solve_kernel(
         if result == OVER_BUDGET:
             status = OVER_BUDGET
             break
-        # The beam's arrangement places best - scores[r - 1] in rows r and later.
+        if result == OK and best > low:
+            low = best
+            _copy_rows(path, lo, trial)
+        if beam == 0:
+            high = low  # without a beam that pass was exact
+        sharpen = result == OK and size**k >= TAIL_STATES
+        tail_pass = (zero, min(max_states, TAIL_BUDGET * kept), max_live, np.bool_(True))
         lower_tail = np.zeros(rows, np.int64)
-        if result == OK:
+        if sharpen:
+            # The beam's arrangement places best - scores[r - 1] in rows r and later.
             for r in range(1, rows):
                 lower_tail[r] = best - scores[r - 1]
-            if best > low:
-                low = best
-                _copy_rows(path, lo, trial)
-        # Both need a beam: without one the first pass was exact already, and the
-        # beam's path values (scores) are not kept.
-        sharpen = beam > 0 and result == OK and size**k >= TAIL_STATES
-        tail_pass = (zero, min(max_states, TAIL_BUDGET * kept), max_live, np.bool_(True))
-        if beam > 0 and high > low:
+        if high > low:
             # A second beam, aimed at the upper bound, keeps only arrangements that lose
             # nothing: cheap, and it steps the colours in the other order. Where the first
             # beam misses a lossless arrangement, the exact pass aimed at the upper bound
             # may have to list millions of lossless states to find one (13 s instead of
             # 0.06 s on one of 1,000 simplex G(6, 3, 200) puzzles).
+            other_pass = (beam, max_states, max_live, np.bool_(False))  # colour order
             best, kept, spent, result = dp_core(
                 x, worth, m, radix, tables, dominance, gv, suffix, high, other_pass, zero, dense,
-                trial, scores,
+                trial, scores
             )  # fmt: skip
             states += kept
             transitions += spent
             if result == OK:
                 low = best
                 _copy_rows(path, lo, trial)
-        # Most dense segments score their upper bound, and a pass aimed at it prunes
-        # hardest; only if it fails, search everything that beats the lower bound.
-        for attempt in range(2):
-            aim = high if attempt == 0 else low + 1
-            if aim <= low or (attempt == 1 and aim >= high):
-                break  # (the pass aimed at the upper bound already failed at that aim)
-            if attempt == 1 and sharpen:
+        # Exact passes: first aimed at the upper bound, which most dense segments score and
+        # which prunes hardest; if it fails, the optimum lies below it, and a pass aimed at
+        # the lower bound + 1 (after sharper bounds from the tails) settles it.
+        for aim_at_upper in (True, False):
+            if high <= low:
+                break
+            if not aim_at_upper and sharpen:
                 work[:] = 0
                 suffix = _tail_bounds(
-                    x,
-                    worth,
-                    m,
-                    radix,
-                    tables,
-                    dominance,
-                    gv,
-                    suffix,
-                    first_pass,
-                    tail_pass,
-                    dense,
-                    lower_tail,
-                    work,
-                )
+                    x, worth, m, radix, tables, dominance, gv, suffix, first_pass, tail_pass,
+                    dense, lower_tail, work
+                )  # fmt: skip
                 states += work[0]
                 transitions += work[1]
                 passes += work[2]
-                if suffix[0] <= low:
-                    break  # the sharper bound proves the beam's arrangement optimal
+                high = min(high, suffix[0])
+                if high <= low:
+                    break
+            aim = high if aim_at_upper else low + 1
             best, kept, spent, result = dp_core(
                 x, worth, m, radix, tables, dominance, gv, suffix, aim, exact, zero, dense, trial,
                 scores
@@ -283,6 +258,7 @@ def solve_kernel(
                 low = best
                 _copy_rows(path, lo, trial)
                 break
+            high = aim - 1  # nothing reaches the aim
         if status == OVER_BUDGET:
             break
         score += low

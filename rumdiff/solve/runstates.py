@@ -3,7 +3,7 @@
 After value v, each of a colour's m copies is a *slot* holding the length of the run
 it is building: 0, 1, 2 or "3 or more" (written 3). A colour's state is the multiset
 of its m slot lengths, coded by an integer 0..F-1 with F = C(m + 3, 3) (4, 10, 20 for
-m = 1, 2, 3); code 0 is "no runs".
+m = 1, 2, 3); code 0 is "no runs", code F - 1 "every slot at length >= 3".
 
 At value v a colour with x tiles extends u <= min(x, m) of its slots; the others end
 (a run of length 1 or 2 that ends is wasted, one of length >= 3 is complete). Not
@@ -107,7 +107,7 @@ def run_states(m: int) -> RunStates:
         for b in range(m + 1 - c)
         for a in range(m + 1 - b - c)
     ]
-    states.sort(key=lambda s: (m - s[0], s[3], s[2], s[1]))  # code 0: all slots empty
+    states.sort(key=lambda s: (m - s[0], s[3], s[2], s[1]))  # 0: all empty; F - 1: all 3
     index = {state: code for code, state in enumerate(states)}
     first = [0]
     used, next_state, dropped1, dropped2 = [], [], [], []

@@ -61,7 +61,8 @@ class Work:
         before it gave up; the seconds include the ILP's).
     exact_passes : int
         Exact DP passes run after the first (beam) pass, summed over segments: none for
-        a segment the beam settled (it met the upper bound), one when the pass aimed at
+        a segment the beam settled (it met the upper bound, or with ``beam_width=0`` it
+        was exact itself), one when the pass aimed at
         the upper bound found an arrangement, two when the optimum lies below the upper
         bound and a second pass had to prove it. On joint state spaces of 2 million
         states or more (k >= 5 with m = 3), up to 8 passes that sharpen the bounds of the
