@@ -13,9 +13,10 @@ from rumdiff.solve._tiles import OK, OVER_BUDGET, fill_report, joint_radix, prep
 UNLIMITED = 1 << 62
 #: Segments whose joint state space F**k has at least this many states (k >= 5 with
 #: m = 3) sharpen the bounds of their tails before proving an optimum below the upper
-#: bound (:func:`_tail_bounds`). Smaller spaces prove faster without: the sharpening cost
-#: 10-40% more transitions on every m <= 2 and k = 4 cell of the regime sweep, and saved
-#: 20-35% on the k >= 5, m = 3 cells.
+#: bound (:func:`_tail_bounds`). Smaller spaces prove faster without: sharpening every
+#: segment cost 3-44% more transitions on the m <= 2 and k = 4 cells of the regime sweep
+#: (10 puzzles a cell, seed 1), and saved 14-35% on the k >= 5, m = 3 cells. (Set this to
+#: 1, then beyond 20**6, and compare the transitions experiments/sweep_solver.py prints.)
 TAIL_STATES = 2_000_000
 #: Tails start every ``max(TAIL_STEP, rows // TAIL_BLOCKS)`` rows, from the bottom.
 TAIL_STEP = 20
