@@ -29,7 +29,7 @@ MAX_STATES = 50_000_000
 MAX_STATES_LIMIT = 2**40
 MAX_BEAM_WIDTH = 1_000_000
 #: Solver budget: the most DP states alive at once (between two colour passes); the
-#: kernel reserves lists of this size (64 bytes a state).
+#: kernel reserves lists of this size (80 bytes a state).
 MAX_LIVE_STATES = 1 << 23
 #: A puzzle over the state budget is solved by the reference ILP instead (its method is
 #: then "ilp"); none of 1,000 simplex G(6, 3, 200) puzzles needs it

@@ -2,7 +2,13 @@
 
 import numpy as np
 
-from rumdiff.solve._prune import dominance_costs, kth_smallest, mark_dominated
+from rumdiff.solve._prune import (
+    dominance_costs,
+    kth_smallest,
+    mark_dominated,
+    sibling_dominated,
+    thin,
+)
 from rumdiff.solve.runstates import dominance, run_states
 
 
@@ -60,3 +66,51 @@ def test_mark_dominated_matches_every_pair():
         )
         expected = _dominated_by_pairs(set(colours), same_used, cost, nonzero, states, val)
         assert found.tolist() == expected.tolist()
+
+
+def test_sibling_dominated_is_the_pairwise_rule():
+    # One colour's states (the others equal), values with this row's groups.
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        m = int(rng.integers(1, 4))
+        size = run_states(m).size
+        cost = np.empty((size, size), np.int64)
+        dominance_costs(dominance(m), *(int(v) for v in rng.integers(1, 60, size=4)), cost)
+        count = int(rng.integers(1, min(7, size + 1)))
+        state = rng.choice(size, size=count, replace=False).astype(np.int64)
+        worth = rng.integers(0, 200, size=count).astype(np.int64)
+        for b in range(count):
+            expected = any(
+                a != b and worth[a] >= worth[b] + cost[state[a], state[b]] for a in range(count)
+            )
+            assert sibling_dominated(b, count, state, worth, cost) == expected
+
+
+def test_thin_moves_extra_with_the_lists():
+    m, k = 2, 3
+    size = run_states(m).size
+    cost = np.empty((size, size), np.int64)
+    dominance_costs(dominance(m), 5, 6, 7, 8, cost)
+    rng = np.random.default_rng(3)
+    states = sorted({tuple(int(s) for s in rng.integers(0, 3, size=k)) for _ in range(30)})
+    live = len(states)
+    bits = np.array([sum(s << (5 * c) for c, s in enumerate(st)) for st in states], np.int64)
+    val = rng.integers(0, 100, size=live).astype(np.int64)
+    code = np.arange(live, dtype=np.int64) * 7
+    org = np.arange(live, dtype=np.int32)
+    extra = code * 3
+    dead = mark_dominated(
+        live, np.arange(k), np.bool_(False), cost, run_states(m).nonzero, bits, val
+    )
+    kept = thin(
+        live,
+        np.arange(k),
+        np.bool_(False),
+        cost,
+        run_states(m).nonzero,
+        (code, bits, val, org),
+        extra,
+    )
+    assert kept == live - dead.sum() and 0 < kept < live
+    assert (extra[:kept] == 3 * code[:kept]).all()
+    assert (code[:kept] == 7 * org[:kept]).all()

@@ -33,14 +33,14 @@ def pending_losses(x, i, one, two, ones, twos, pending):
 
 
 @njit(cache=True)
-def least_losses(x, i, lost1, lost2, tables, pending, least):
-    """The least points each colour's state before row i must lose, whatever it does
-    there: the pending points of the runs its move ends short (``lost1`` for a run of
-    length 1, ``lost2`` for one of length 2) plus what the state it moves to must lose
-    later (``pending``, from :func:`pending_losses`)."""
+def least_losses(x, i, lost1, lost2, tables, pending, colours, least):
+    """The least points the state before row i of each of ``colours`` must lose,
+    whatever it does there: the pending points of the runs its move ends short
+    (``lost1`` for a run of length 1, ``lost2`` for one of length 2) plus what the state
+    it moves to must lose later (``pending``, from :func:`pending_losses`)."""
     first, used, next_state, dropped1, dropped2, _ = tables
-    rows, k = x.shape
-    for c in range(k):
+    rows = x.shape[0]
+    for c in colours:
         xc = x[i, c] if i < rows else 0
         for cc in range(first.shape[0] - 1):
             fewest = 1 << 62
@@ -127,17 +127,31 @@ def mark_dominated(live, colours, same_used, cost, nonzero, bits, val):
 
 
 @njit(cache=True)
-def thin(live, colours, same_used, cost, nonzero, lists):
+def thin(live, colours, same_used, cost, nonzero, lists, extra):
     """Drop the dominated entries (:func:`mark_dominated`) from ``lists``, the live
-    states' ``(code, bits, val, org)``; return how many entries are left."""
+    states' ``(code, bits, val, org)``, and from ``extra``; return how many entries are
+    left."""
     code, bits, val, org = lists
     dead = mark_dominated(live, colours, same_used, cost, nonzero, bits, val)
     kept = np.int64(0)
     for j in range(live):
         if not dead[j]:
+            extra[kept] = extra[j]
             compact(j, kept, code, bits, val, org)
             kept += 1
     return kept
+
+
+@njit(cache=True, inline="always")
+def sibling_dominated(b, count, state, worth, cost):
+    """Whether another of ``count`` states differing in one colour only dominates
+    state b: its run state there is ``state[a]``, its value with this row's groups
+    ``worth[a]``, and it scores at least ``cost[state[a], state[b]]`` more (see
+    :func:`mark_dominated`; no two states dominate each other)."""
+    for a in range(count):
+        if a != b and worth[a] >= worth[b] + cost[state[a], state[b]]:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -178,8 +192,9 @@ def kth_smallest(a, kth):
 
 
 @njit(cache=True)
-def keep_best(live, beam, key, code, bits, val, org):
-    """Keep the ``beam`` entries with the largest ``key`` (ties by position); return ``beam``."""
+def keep_best(live, beam, key, code, bits, val, org, extra):
+    """Keep the ``beam`` entries with the largest ``key`` (ties by position), moving
+    ``extra`` along with the lists; return ``beam``."""
     cut = kth_smallest(key[:live].copy(), live - beam)
     ties = beam
     for j in range(live):
@@ -191,6 +206,7 @@ def keep_best(live, beam, key, code, bits, val, org):
             if key[j] == cut:
                 ties -= 1
             key[kept] = key[j]
+            extra[kept] = extra[j]
             compact(j, kept, code, bits, val, org)
             kept += 1
     return kept
