@@ -1,28 +1,29 @@
 import numpy as np
 
-from rumdiff.solve._rows import leftovers, move_ends, move_gains, step_order
+from rumdiff.solve._moves import colour_moves
+from rumdiff.solve._rows import leftovers, move_ends, step_order
 from rumdiff.solve.runstates import run_states
 
 
 def test_move_ends_are_the_moves_a_colour_allows():
+    # Brute force, and the reference search's per-row move table.
     for m in (1, 2, 3):
         tables = run_states(m)
         ends = move_ends(tables.kernel_tables, m)
-        for cc in range(tables.size):
-            for xc in range(m + 1):
+        moves = tables.used.shape[0]
+        delta, gain, end = (
+            np.empty(moves, np.int64),
+            np.empty(moves, np.int64),
+            np.empty(tables.size, np.int64),
+        )
+        for xc in range(m + 1):
+            colour_moves(xc, 9, 8, 15, tables.kernel_tables, delta, gain, end)
+            assert (ends[:, xc] == end).all()
+            for cc in range(tables.size):
                 allowed = [
                     e for e in range(tables.first[cc], tables.first[cc + 1]) if tables.used[e] <= xc
                 ]
                 assert list(range(tables.first[cc], ends[cc, xc])) == allowed
-
-
-def test_move_gains_are_tiles_less_dropped_runs():
-    tables = run_states(3)
-    gain = np.empty(tables.used.shape[0], np.int64)
-    move_gains(tables.kernel_tables, 9, 10, 21, gain)
-    for e in range(gain.shape[0]):
-        expected = 9 * tables.used[e] - 10 * tables.dropped1[e] - 21 * tables.dropped2[e]
-        assert gain[e] == expected
 
 
 def test_leftovers_count_and_index():

@@ -1,5 +1,6 @@
 """Per-row tables of the solver's DP (``_dp``): the order the colours step in, the
-moves each colour allows and what they earn, and the tiles each run state leaves.
+moves each colour allows, and the tiles each run state leaves. (What the moves earn at
+a row is ``rumdiff.solve._moves.colour_moves``'.)
 """
 
 import numpy as np
@@ -53,17 +54,6 @@ def move_ends(tables, m):
                 e += 1
             ends[cc, xc] = e
     return ends
-
-
-@njit(cache=True)
-def move_gains(tables, v, lost1, lost2, gain):
-    """What each move earns at a row of value v: its tiles, less the pending points of
-    the runs it ends short (``lost1`` for a run of length 1, ``lost2`` for one of
-    length 2). The same for every colour: which moves a colour may take is
-    :func:`move_ends`'."""
-    _, used, _, dropped1, dropped2, _ = tables
-    for e in range(used.shape[0]):
-        gain[e] = used[e] * v - dropped1[e] * lost1 - dropped2[e] * lost2
 
 
 @njit(cache=True)
