@@ -42,6 +42,22 @@ def _dominated_by_pairs(colours, same_used, cost, nonzero, states, val):
     return dead
 
 
+def test_dominance_costs_are_the_entries_at_the_row_values():
+    # The dense matrix the DP reads, against each listed entry's multiples of the values.
+    rng = np.random.default_rng(8)
+    for m in (1, 2, 3):
+        first, state, cost = dominance(m)[:3]
+        size = run_states(m).size
+        out = np.zeros((size, size), np.int64)
+        for _ in range(20):
+            values = rng.integers(1, 1000, size=4)
+            dominance_costs(dominance(m), *(int(value) for value in values), out)
+            for b in range(size):
+                assert out[b, b] >= 1 << 62
+                for e in range(first[b], first[b + 1]):
+                    assert out[state[e], b] == int(cost[e] @ values), (m, int(state[e]), b)
+
+
 def test_mark_dominated_matches_every_pair():
     # States drawn from few components per colour, so that many differ in one colour
     # only; costs from the real dominance tables at random values.

@@ -165,13 +165,14 @@ def dominance(m: int) -> tuple[np.ndarray, ...]:
     colour only, ends at least as high under every future (the same tiles go to runs,
     hence the same to groups).
 
-    Returns ``(first, state, cost, ones, twos)``: the dominators of b are
+    Returns ``(first, state, cost, ones, twos, multiples)``: the dominators of b are
     ``state[first[b]:first[b + 1]]``; entry e costs ``cost[e]``, the multiples of the
     four values of :func:`slot_cost`; ``ones`` and ``twos`` count each state's slots of
-    length 1 and 2. For every m <= 3 one pairing is cheapest whatever the (positive)
-    values: its multiples are each the least of all pairings'. That is checked here, so
-    the DP never takes a minimum over pairings (it once did, over 662 pairings for m = 3
-    at every value, where 380 entries suffice).
+    length 1 and 2; ``multiples[:, a, b]`` is the cost of a dominating b (every pair
+    but a == b is an entry), dense for the DP. For every m <= 3 one pairing is cheapest
+    whatever the (positive) values: its multiples are each the least of all pairings'.
+    That is checked here, so the DP never takes a minimum over pairings (it once did,
+    over 662 pairings for m = 3 at every value, where 380 entries suffice).
     """
     tables = run_states(m)
     size = tables.size
@@ -197,7 +198,11 @@ def dominance(m: int) -> tuple[np.ndarray, ...]:
             cost.append(cheapest)
         first.append(len(state))
     arrays = tuple(np.asarray(x, dtype=np.int64) for x in (first, state, cost))
-    arrays += (tables.slots[:, 1].copy(), tables.slots[:, 2].copy())
+    multiples = np.zeros((4, size, size), dtype=np.int64)
+    for b in range(size):
+        for e in range(first[b], first[b + 1]):
+            multiples[:, state[e], b] = cost[e]
+    arrays += (tables.slots[:, 1].copy(), tables.slots[:, 2].copy(), multiples)
     for array in arrays:
         array.setflags(write=False)
     return arrays
