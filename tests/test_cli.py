@@ -123,6 +123,16 @@ def test_numbers_are_range_checked_before_they_reach_a_kernel(argv, capsys):
     assert "must be a whole number" in err or "expected a whole number" in err
 
 
+@pytest.mark.parametrize("limit", ["-1", "0", "nan", "inf", "lots"])
+@pytest.mark.parametrize("command", ["generate", "explore"])
+def test_max_memory_must_be_a_positive_number(command, limit, tmp_path, capsys):
+    # nan once passed as a float and switched the memory check off.
+    assert main([command, str(tmp_path / "out"), "--max-memory", limit]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--max-memory" in err
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [

@@ -72,6 +72,9 @@ def test_explore_rejects_bad_arguments():
         explore(**{**TINY, "samples": 0})
     with pytest.raises(ValueError, match="grid step"):
         explore(**{**TINY, "step": 0})
+    for limit in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="max_memory_gb"):
+            explore(**{**TINY, "max_memory_gb": limit})
 
 
 def test_cli_explore(tmp_path, capsys):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import shutil
 import stat
@@ -36,6 +37,18 @@ def number_list(text: str) -> list[float]:
         raise argparse.ArgumentTypeError(
             f"expected numbers separated by commas, got {text!r}"
         ) from None
+
+
+def positive(text: str) -> float:
+    """An argparse type: a finite number above 0 (``--max-memory``), else a one-line
+    usage error. (As a plain float, ``nan`` would silently switch the check off.)"""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text!r}")
+    return value
 
 
 def integer(low: int | None = None, high: int | None = None, *, zero: bool = True):
@@ -118,7 +131,7 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
         help="no progress bar or summary on stderr (default: off)",
     )  # fmt: skip
     parser.add_argument(
-        "--max-memory", type=float, default=config.MAX_MEMORY_GB, metavar="GB",
+        "--max-memory", type=positive, default=config.MAX_MEMORY_GB, metavar="GB",
         help="refuse, before any work, a run that could need more memory than this, in GiB",
     )  # fmt: skip
 
