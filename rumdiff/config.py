@@ -179,7 +179,7 @@ MEASURE_SOLVER = {"search": "search", "solver": "solver", "time": "solver"}
 #: (docs/decisions/solver-thresholds.md). "time": the thesis's (Section 7.4), on seconds.
 LABEL_THRESHOLDS = {
     "search": (2_500_000, 5_700_000),
-    "solver": (200_000, 1_000_000),
+    "solver": (30_000, 150_000),
     "time": (0.0001, 0.1, 1.0),
 }
 #: Feature set stored in a dataset when the user gives none (one of DATASET_FEATURE_SETS).
