@@ -117,7 +117,8 @@ def explore(
     repeats : int
         Solves per puzzle; its seconds are the fastest.
     max_memory_gb : float
-        Refuse (ValueError) a grid whose puzzles could need more (:func:`planned_bytes`).
+        Refuse (ValueError) a grid whose puzzles could need more (:func:`planned_bytes`),
+        in GiB; a finite number above 0.
     progress : callable, optional
         Called as ``progress(done, total)`` in puzzles.
 
@@ -139,8 +140,8 @@ def explore(
         raise ValueError("exploring p0 and p1 needs m >= 2")
     samples = whole("samples", samples, low=1)
     repeats = whole("repeats", repeats, low=1)
-    if not max_memory_gb > 0:  # written so that nan fails too
-        raise ValueError(f"max_memory_gb must be a number above 0, got {max_memory_gb!r}")
+    if not (np.isfinite(max_memory_gb) and max_memory_gb > 0):
+        raise ValueError(f"max_memory_gb must be a finite number above 0, got {max_memory_gb!r}")
     sizes = {"step": step, "zoom_step": zoom_step, "zoom_max": zoom_max, "samples": samples}
     need = planned_bytes(**sizes, k=k, n=n)
     if need > max_memory_gb * 2**30:
