@@ -95,7 +95,7 @@ def dp_core(
     for cc in range(size):
         most_moves = max(most_moves, first[cc + 1] - first[cc])
     left_count = np.empty((k, size), np.int64)
-    ones, twos = dominance[3], dominance[4]
+    ones, twos = dominance[1], dominance[2]
     pending = np.empty((k, size), np.int64)
     dom_cost = np.empty((size, size), np.int64)
     least_after = np.empty((k, size), np.int64)

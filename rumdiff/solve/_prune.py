@@ -54,15 +54,13 @@ def least_losses(x, i, lost1, lost2, tables, pending, colours, least):
 
 @njit(cache=True)
 def dominance_costs(dominance, prev, v, after, later, out):
-    """Each dominance entry's cost at a row of value v (``prev``, ``after`` and ``later``
-    the values of the rows before and after), as a matrix: ``out[a, b]`` is what state a
+    """Each dominance cost at a row of value v (``prev``, ``after`` and ``later`` the
+    values of the rows before and after), as a matrix: ``out[a, b]`` is what state a
     must score above state b to dominate it.
 
-    Read from the dense multiples ``dominance[5]`` (every pair is an entry), not the
-    entries: a loop over contiguous rows that the compiler vectorises, about a fifth of
-    the time of filling the matrix entry by entry (0.13 against 0.63 microseconds for
-    m = 3), once per row and pass."""
-    multiples = dominance[5]
+    The multiples (``dominance[0]``) are dense, so this is a loop over contiguous rows
+    that the compiler vectorises; it runs once per row and pass."""
+    multiples = dominance[0]
     by_prev, by_v, by_after, by_later = multiples[0], multiples[1], multiples[2], multiples[3]
     size = out.shape[0]
     for a in range(size):
@@ -92,9 +90,9 @@ def mark_dominated(live, colours, same_used, cost, nonzero, bits, val):
     Per colour, the states are filed in a small hash table by their other colours, so
     only states that differ in that colour alone meet. (Looking each possible dominator
     up in the index of all F**k joint states instead misses the cache so often that the
-    solver ran about a fifth slower on G(5, 3, 100).) A dominated state still counts as a dominator:
-    what dominates it dominates the other one too, and with positive values no two
-    states dominate each other.
+    solver ran about a fifth slower on G(5, 3, 100).) A dominated state still counts as
+    a dominator: what dominates it dominates the other one too, and with positive values
+    no two states dominate each other.
     """
     dead = np.zeros(live, np.bool_)
     width = 16

@@ -165,14 +165,13 @@ def dominance(m: int) -> tuple[np.ndarray, ...]:
     colour only, ends at least as high under every future (the same tiles go to runs,
     hence the same to groups).
 
-    Returns ``(first, state, cost, ones, twos, multiples)``: the dominators of b are
-    ``state[first[b]:first[b + 1]]``; entry e costs ``cost[e]``, the multiples of the
-    four values of :func:`slot_cost`; ``ones`` and ``twos`` count each state's slots of
-    length 1 and 2; ``multiples[:, a, b]`` is the cost of a dominating b (every pair
-    but a == b is an entry), dense for the DP. For every m <= 3 one pairing is cheapest
-    whatever the (positive) values: its multiples are each the least of all pairings'.
-    That is checked here, so the DP never takes a minimum over pairings (it once did,
-    over 662 pairings for m = 3 at every value, where 380 entries suffice).
+    Returns ``(cost, ones, twos)``: ``cost[:, a, b]`` is the cost of a dominating b, the
+    multiples of the four values of :func:`slot_cost` (every pair a != b has one; the
+    diagonal is 0 and never read); ``ones`` and ``twos`` count each state's slots of
+    length 1 and 2. For every m <= 3 one pairing is cheapest whatever the (positive)
+    values: its multiples are each the least of all pairings'. That is checked here, so
+    the DP never takes a minimum over pairings (it once did, over 662 pairings for m = 3
+    at every value, where 380 pairs suffice).
     """
     tables = run_states(m)
     size = tables.size
@@ -180,7 +179,7 @@ def dominance(m: int) -> tuple[np.ndarray, ...]:
         [length for length in range(4) for _ in range(int(tables.slots[code, length]))]
         for code in range(size)
     ]
-    first, state, cost = [0], [], []
+    cost = np.zeros((4, size, size), dtype=np.int64)
     for b in range(size):
         for a in range(size):
             if a == b:
@@ -194,15 +193,8 @@ def dominance(m: int) -> tuple[np.ndarray, ...]:
             cheapest = tuple(map(min, zip(*pairings, strict=True)))
             if cheapest not in pairings:
                 raise AssertionError(f"m = {m}: no pairing of {a} with {b} is always cheapest")
-            state.append(a)
-            cost.append(cheapest)
-        first.append(len(state))
-    arrays = tuple(np.asarray(x, dtype=np.int64) for x in (first, state, cost))
-    multiples = np.zeros((4, size, size), dtype=np.int64)
-    for b in range(size):
-        for e in range(first[b], first[b + 1]):
-            multiples[:, state[e], b] = cost[e]
-    arrays += (tables.slots[:, 1].copy(), tables.slots[:, 2].copy(), multiples)
+            cost[:, a, b] = cheapest
+    arrays = (cost, tables.slots[:, 1].copy(), tables.slots[:, 2].copy())
     for array in arrays:
         array.setflags(write=False)
     return arrays
