@@ -20,6 +20,11 @@ COLOURS = "bgryop"
 MAX_K = len(COLOURS)
 #: Largest supported number of copies.
 MAX_M = 3
+#: Most jokers a puzzle may hold (the game has 2; see README, "Jokers and the table").
+MAX_JOKERS = 4
+#: The joker's token in puzzle files, and the token that splits a rack from its table.
+JOKER = "J"
+TABLE_MARK = "|"
 #: Largest supported value n.
 MAX_N = 10_000
 

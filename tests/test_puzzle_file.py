@@ -118,7 +118,9 @@ def test_scores_round_trip_and_errors(tmp_path):
 
 def test_fast_tile_parser_equals_its_checked_twin():
     from rumdiff import config
-    from rumdiff.puzzle.files import _checked_tiles, _colour_lookup, _fast_tiles
+    from rumdiff.puzzle.files import _checked_tiles
+    from rumdiff.puzzle.tokens import colour_lookup as _colour_lookup
+    from rumdiff.puzzle.tokens import fast_tiles as _fast_tiles
 
     rng = np.random.default_rng(5)
     letters = config.COLOURS

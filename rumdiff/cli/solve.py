@@ -27,6 +27,8 @@ STATS_COLUMNS = (
 
 #: The line a puzzle the solver gave up on gets in place of its score.
 UNSOLVED = "unsolved"
+#: The line of a puzzle whose table no arrangement places whole.
+INFEASIBLE = "infeasible"
 
 
 def register(subparsers) -> None:
@@ -34,7 +36,9 @@ def register(subparsers) -> None:
         "solve",
         help="solve puzzles exactly: one maximum score per line",
         description="Solve every puzzle in FILE exactly and print one maximum score per "
-        "line (the thesis's output format). A puzzle the solver cannot solve (over its "
+        "line (the thesis's output format). A puzzle may hold jokers (J) and a table after "
+        "'|' (README, 'Jokers and the table'); one whose table cannot all be placed gets "
+        "the line 'infeasible'. A puzzle the solver cannot solve (over its "
         "state budget with --no-ilp-fallback) is reported on stderr and gets the line "
         "'unsolved'; the others are solved, and the exit code is 1.",
     )
@@ -48,8 +52,15 @@ def register(subparsers) -> None:
         "--stats", default=None, metavar="CSV", help="write time and work per puzzle as CSV"
     )
     parser.add_argument(
-        "--show", action="store_true", help="print each optimal arrangement after its score"
-    )
+        "--show", action="store_true",
+        help="print each optimal arrangement after its score (a joker as J=5r: what it "
+        "stands for)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--objective", choices=("value", "tiles"), default="value",
+        help="maximise the value placed (default), or the rack tiles placed with ties "
+        "broken by value, as game solvers do; the line is the value either way",
+    )  # fmt: skip
     parser.add_argument(
         "--beam-width", type=integer(0, config.MAX_BEAM_WIDTH), default=config.BEAM_WIDTH,
         help=f"states per value in the beam search that seeds the exact DP ({config.BEAM_WIDEN}x "
@@ -100,9 +111,12 @@ def run(args) -> int:
         bar = None
         if not args.quiet and count >= config.SOLVE_PROGRESS_PUZZLES:
             bar = ProgressBar(count)
-        options = (args.beam_width, args.max_states, not args.no_ilp_fallback, args.show)
+        options = (
+            args.beam_width, args.max_states, not args.no_ilp_fallback, args.show,
+            args.objective,
+        )  # fmt: skip
         tasks = (
-            (block.copies[start : start + config.SOLVE_TASK_PUZZLES], block.m, options)
+            (_piece(block, start, start + config.SOLVE_TASK_PUZZLES), block.m, options)
             for block in puzzle_blocks(args)  # memory follows a block, not the file
             for start in range(0, len(block), config.SOLVE_TASK_PUZZLES)
         )
@@ -148,7 +162,16 @@ def _spool(path: str, stack: contextlib.ExitStack) -> str:
     return spool.name
 
 
-def solve_piece(copies, m: int, options: tuple) -> list:
+def _piece(block, start: int, stop: int) -> tuple:
+    """A slice of a block of puzzles: copies, then jokers, table and table jokers (each
+    None when no puzzle of the block has them)."""
+    return tuple(
+        None if array is None else array[start:stop]
+        for array in (block.copies, block.jokers, block.table, block.table_jokers)
+    )
+
+
+def solve_piece(piece, m: int, options: tuple) -> list:
     """Solve a few puzzles (a task of a worker): per puzzle its score line, its
     arrangement as text (if ``show``, else None), its stats (without the puzzle's number
     and shape) and the reason it failed, or None.
@@ -158,15 +181,24 @@ def solve_piece(copies, m: int, options: tuple) -> list:
     from rumdiff.puzzle import Puzzle
     from rumdiff.solve import SolverBudgetError, solve
 
-    beam_width, max_states, ilp_fallback, show = options
+    beam_width, max_states, ilp_fallback, show, objective = options
+    copies, jokers, table, table_jokers = piece
     out = []
-    for one in copies:
+    for i, one in enumerate(copies):
         try:
+            puzzle = Puzzle(
+                one,
+                m=m,
+                jokers=0 if jokers is None else int(jokers[i]),
+                table=None if table is None else table[i],
+                table_jokers=0 if table_jokers is None else int(table_jokers[i]),
+            )
             solution = solve(
-                Puzzle(one, m=m),
+                puzzle,
                 beam_width=beam_width,
                 max_states=max_states,
                 ilp_fallback=ilp_fallback,
+                objective=objective,
             )
         except (SolverBudgetError, ValueError) as error:
             row = ("",) * (len(STATS_COLUMNS) - 5) + ("failed",)
@@ -178,6 +210,9 @@ def solve_piece(copies, m: int, options: tuple) -> list:
             solution.dp_segments, work.states, work.transitions, f"{work.seconds:.6f}",
             work.method,
         )  # fmt: skip
+        if not solution.feasible:
+            out.append((INFEASIBLE, "" if show else None, row, None))
+            continue
         shown = str(solution.arrangement) if show else None
         out.append((str(solution.score), shown, row, None))
     return out

@@ -7,21 +7,21 @@ shape stack into a ``(puzzles, n, k)`` array (:class:`Puzzles`). Modules:
 - ``files``: the thesis's puzzle files, read whole or streamed in bounded blocks
   (:class:`PuzzleFileError` names the file, the line and the problem);
 - ``scores``: score files, one maximum score per line;
+- ``writer``: the writer of puzzle files; ``tokens``: the vectorised tile reader;
 - ``codec``: a lossless one-digit-per-cell text of a puzzle, for dataset columns.
 """
 
 from rumdiff.puzzle.codec import decode_puzzle, decode_puzzles, encode_puzzle, encode_puzzles
 from rumdiff.puzzle.files import (
     PuzzleFileError,
-    format_puzzles,
     iter_puzzles,
     parse_puzzles,
     read_puzzles,
     scan_puzzles,
-    write_puzzles,
 )
 from rumdiff.puzzle.puzzle import Puzzle, Puzzles, as_copies, as_stack
 from rumdiff.puzzle.scores import read_scores, write_scores
+from rumdiff.puzzle.writer import format_puzzles, write_puzzles
 
 __all__ = [
     "Puzzle",

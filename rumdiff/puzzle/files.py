@@ -28,8 +28,8 @@ import sys
 import numpy as np
 
 from rumdiff import config
-from rumdiff.atomic import atomic_write_text
 from rumdiff.puzzle.puzzle import Puzzles
+from rumdiff.puzzle.tokens import colour_lookup, fast_tiles
 from rumdiff.validation import whole
 
 __all__ = [
@@ -38,15 +38,9 @@ __all__ = [
     "read_puzzles",
     "iter_puzzles",
     "scan_puzzles",
-    "format_puzzles",
-    "write_puzzles",
 ]
 
 _TILE = re.compile(r"([0-9]+)([A-Za-z])")
-#: A whole line of well-formed tiles, for the vectorised fast path.
-_TILES = re.compile(r"[0-9]{1,9}[a-z](?: [0-9]{1,9}[a-z])*")
-_LETTERS_TO_SPACES = str.maketrans({chr(c): " " for c in range(ord("a"), ord("z") + 1)})
-_KEEP_LETTERS = str.maketrans({c: None for c in "0123456789 "})
 #: Longest digit string accepted before a number is called too large.
 _MAX_DIGITS = 9
 
@@ -155,7 +149,7 @@ def _records(lines, path: str, *, k: int | None, m: int, n: int | None):
         return numbered
 
     letters = config.COLOURS if k is None else config.COLOURS[:k]
-    colour_of = _colour_lookup(letters)
+    colour_of = colour_lookup(letters)
     most = (n or config.MAX_N) * len(letters) * m  # tiles that fit in one puzzle
     count = _count(next_line("the number of puzzles"), path, "the number of puzzles")
     for number in range(1, count + 1):
@@ -167,18 +161,48 @@ def _records(lines, path: str, *, k: int | None, m: int, n: int | None):
             )
         tile_line, line = next_line(f"puzzle {number}")
         fields = line.split()
-        if len(fields) != tiles:
+        marks = fields.count(config.TABLE_MARK)
+        if marks > 1:
             raise PuzzleFileError(
-                path, tile_line, f"puzzle {number} declares {tiles} tiles but lists {len(fields)}"
+                path, tile_line, f"puzzle {number} has {marks} {config.TABLE_MARK!r}; at most one"
             )
-        parsed = _fast_tiles(fields, colour_of, n)
-        if parsed is None:  # something is wrong: find and name the bad tile
-            parsed = _checked_tiles(fields, letters, n, path, tile_line)
-        yield number, *parsed, tile_line
+        if len(fields) - marks != tiles:
+            raise PuzzleFileError(
+                path,
+                tile_line,
+                f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
+            )
+        yield (
+            number,
+            *_tile_line(fields, marks, colour_of, letters, n, path, tile_line),
+            tile_line,
+        )
     stray = next(lines, None)
     if stray is not None:
         problem = "stray blank line" if not stray[1].strip() else "unexpected text"
         raise PuzzleFileError(path, stray[0], f"{problem} after the {count} declared puzzles")
+
+
+def _tile_line(fields, marks: int, colour_of, letters: str, n, path: str, line: int):
+    """Values, colours, table flags (None without a table) and the rack's and the
+    table's jokers of one tile line."""
+    table = None
+    jokers = [0, 0]
+    if marks or config.JOKER in fields:
+        split = fields.index(config.TABLE_MARK) if marks else len(fields)
+        jokers = [fields[:split].count(config.JOKER), fields[split + 1 :].count(config.JOKER)]
+        if sum(jokers) > config.MAX_JOKERS:
+            raise PuzzleFileError(
+                path, line, f"{sum(jokers)} jokers; a puzzle holds at most {config.MAX_JOKERS}"
+            )
+        rack = [token for token in fields[:split] if token != config.JOKER]
+        fields = rack + [token for token in fields[split + 1 :] if token != config.JOKER]
+        if marks:
+            table = np.arange(len(fields)) >= len(rack)
+    parsed = fast_tiles(fields, colour_of, n)
+    if parsed is None:  # something is wrong: find and name the bad tile
+        parsed = _checked_tiles(fields, letters, n, path, line)
+    return *parsed, table, jokers[0], jokers[1]
 
 
 def parse_puzzles(
@@ -199,31 +223,6 @@ def parse_puzzles(
     _check_shape(path, k, m, n)
     lines = enumerate(_split_lines(text, path), start=1)
     return _stack(list(_records(lines, path, k=k, m=m, n=n)), path, k=k, m=m, n=n)
-
-
-def _colour_lookup(letters: str) -> np.ndarray:
-    """Colour index of each ASCII code; -1 for a letter that is not a colour."""
-    lookup = np.full(256, -1, dtype=np.int64)
-    lookup[np.frombuffer(letters.encode("ascii"), dtype=np.uint8)] = np.arange(len(letters))
-    return lookup
-
-
-def _fast_tiles(fields, colour_of: np.ndarray, n: int | None):
-    """Values and colours of well-formed tiles, vectorised; None if any tile is bad.
-
-    ``colour_of`` is :func:`_colour_lookup` of the file's colour letters.
-    """
-    if not fields:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    joined = " ".join(fields)
-    if not _TILES.fullmatch(joined):
-        return None
-    values = np.array(joined.translate(_LETTERS_TO_SPACES).split(), dtype=np.int64)
-    codes = np.frombuffer(joined.translate(_KEEP_LETTERS).encode("ascii"), dtype=np.uint8)
-    colours = colour_of[codes]
-    if colours.min() < 0 or values.min() < 1 or (n is not None and values.max() > n):
-        return None
-    return values, colours
 
 
 def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
@@ -254,19 +253,30 @@ def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
 
 
 def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzles:
+    """Count each record's tiles into a :class:`Puzzles` stack, checking copies against m.
+
+    A record is ``(number, values, colours, table flags or None, rack jokers, table
+    jokers, line)``, as :func:`_records` yields them."""
     if k is None:
-        used = max((int(c.max()) for _, _, c, _ in puzzles if c.size), default=-1)
+        used = max((int(r[2].max()) for r in puzzles if r[2].size), default=-1)
         k = max(config.K, used + 1)
     if n is None:
-        n = max((int(v.max()) for _, v, _, _ in puzzles if v.size), default=1)
+        n = max((int(r[1].max()) for r in puzzles if r[1].size), default=1)
         if n > config.MAX_N:
-            line = next(line for _, v, _, line in puzzles if v.size and int(v.max()) == n)
+            line = next(r[-1] for r in puzzles if r[1].size and int(r[1].max()) == n)
             raise PuzzleFileError(
                 path, line, f"value {n} exceeds the largest allowed, {config.MAX_N}"
             )
     copies = np.zeros((len(puzzles), n, k), dtype=np.int16)
-    for row, (number, values, colours, line) in enumerate(puzzles):
-        counts = np.bincount((values - 1) * k + colours, minlength=n * k)
+    plain = all(r[3] is None and r[4] == 0 for r in puzzles)
+    table = None if plain else np.zeros_like(copies)
+    jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
+    table_jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
+    for row, (number, values, colours, on_table, rack_jokers, jokers_on_table, line) in enumerate(
+        puzzles
+    ):
+        cells = (values - 1) * k + colours
+        counts = np.bincount(cells, minlength=n * k)
         if counts.max(initial=0) > m:
             cell = int(np.argmax(counts > m))
             tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
@@ -274,7 +284,14 @@ def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzl
                 path, line, f"puzzle {number} has more than m={m} copies of {tile}"
             )
         copies[row] = counts.reshape(n, k)
-    return Puzzles(copies, m=m, source=str(path))
+        if not plain:
+            jokers[row] = rack_jokers + jokers_on_table
+            table_jokers[row] = jokers_on_table
+            if on_table is not None:
+                table[row] = np.bincount(cells[on_table], minlength=n * k).reshape(n, k)
+    return Puzzles(
+        copies, m=m, source=str(path), jokers=jokers, table=table, table_jokers=table_jokers
+    )
 
 
 def _open(path: str):
@@ -368,23 +385,3 @@ def scan_puzzles(
         alone = _stack([record], name, k=k, m=m, n=n)  # checks its values and copies
         seen_k, seen_n, count = max(seen_k, alone.k), max(seen_n, alone.n), count + 1
     return seen_k, seen_n, count
-
-
-def format_puzzles(puzzles: Puzzles) -> str:
-    """The text of a puzzle file holding ``puzzles``."""
-    out = [str(len(puzzles))]
-    for copies in puzzles.copies:
-        tiles = [
-            f"{v + 1}{config.COLOURS[c]}"
-            for v in range(copies.shape[0])
-            for c in range(copies.shape[1])
-            for _ in range(int(copies[v, c]))
-        ]
-        out.append(str(len(tiles)))
-        out.append(" ".join(tiles))
-    return "\n".join(out) + "\n"
-
-
-def write_puzzles(path, puzzles: Puzzles) -> None:
-    """Write ``puzzles`` in the thesis file format, atomically."""
-    atomic_write_text(path, format_puzzles(puzzles), encoding="ascii")

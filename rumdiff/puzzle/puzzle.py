@@ -40,20 +40,41 @@ def as_copies(copies, m: int) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
+def _count_jokers(name: str, value) -> int:
+    """``value`` as a joker count 0..config.MAX_JOKERS, or ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if not 0 <= value <= config.MAX_JOKERS:
+        raise ValueError(f"{name} must lie in 0..{config.MAX_JOKERS}, got {value}")
+    return int(value)
+
+
 @dataclass(frozen=True, eq=False)
 class Puzzle:
-    """One Rummikub puzzle G(k, m, n).
+    """One Rummikub puzzle G(k, m, n), with jokers and a table if it has them.
 
     Parameters
     ----------
     copies : array_like of shape (n, k)
-        ``copies[v - 1, c]`` is the number of tiles of value ``v`` and colour ``c``.
+        ``copies[v - 1, c]`` is the number of regular tiles of value ``v`` and colour
+        ``c``, rack and table together.
     m : int
         Largest number of copies allowed per (colour, value).
+    jokers : int, default 0
+        Jokers, rack and table together (0..config.MAX_JOKERS). A joker stands for any
+        tile of G(k, m, n) and scores 0.
+    table : array_like of shape (n, k), optional
+        The regular tiles on the table (at most ``copies``): every one must be placed.
+        None: no table tiles.
+    table_jokers : int, default 0
+        The jokers on the table (at most ``jokers``): every one must be placed.
     """
 
     copies: np.ndarray
     m: int = config.M
+    jokers: int = 0
+    table: np.ndarray | None = None
+    table_jokers: int = 0
     k: int = field(init=False)
     n: int = field(init=False)
 
@@ -67,18 +88,88 @@ class Puzzle:
         object.__setattr__(self, "copies", copies)
         object.__setattr__(self, "k", k)
         object.__setattr__(self, "n", n)
+        jokers = _count_jokers("jokers", self.jokers)
+        table_jokers = _count_jokers("table_jokers", self.table_jokers)
+        if table_jokers > jokers:
+            raise ValueError(f"table_jokers={table_jokers} exceeds jokers={jokers}")
+        object.__setattr__(self, "jokers", jokers)
+        object.__setattr__(self, "table_jokers", table_jokers)
+        table = self.table
+        if table is not None:
+            table = as_copies(table, self.m)
+            if table.shape != copies.shape:
+                raise ValueError(f"table must have shape {copies.shape}, got {table.shape}")
+            if (table > copies).any():
+                raise ValueError("the table holds tiles that copies lacks")
+            if table.any():
+                table.setflags(write=False)
+            else:
+                table = None  # an empty table is no table: one form per puzzle
+        object.__setattr__(self, "table", table)
 
     @classmethod
-    def from_tiles(cls, tiles, *, k: int = config.K, m: int = config.M, n: int = config.N):
-        """Build a puzzle from ``(value, colour)`` pairs (colour an index 0..k-1)."""
+    def from_tiles(
+        cls,
+        tiles,
+        *,
+        k: int = config.K,
+        m: int = config.M,
+        n: int = config.N,
+        jokers: int = 0,
+        table=(),
+    ):
+        """Build a puzzle from a rack and a table of tiles.
+
+        Parameters
+        ----------
+        tiles : iterable
+            The rack: ``(value, colour)`` pairs (colour an index 0..k-1), or
+            ``config.JOKER`` for a joker.
+        k, m, n : int
+            The game G(k, m, n).
+        jokers : int, default 0
+            More rack jokers, beside any in ``tiles``.
+        table : iterable, optional
+            The table, in the same form as ``tiles``: every one must be placed.
+        """
         copies = np.zeros((n, k), dtype=np.int64)
-        for value, colour in tiles:
-            if not 1 <= value <= n:
-                raise ValueError(f"value {value} outside 1..{n}")
-            if not 0 <= colour < k:
-                raise ValueError(f"colour {colour} outside 0..{k - 1}")
-            copies[value - 1, colour] += 1
-        return cls(copies, m=m)
+        on_table = np.zeros((n, k), dtype=np.int64)
+        counts = [int(jokers), 0]
+        for where, group in ((copies, tiles), (on_table, table)):
+            for tile in group:
+                if isinstance(tile, str):
+                    if tile != config.JOKER:
+                        raise ValueError(f"{tile!r} is not a tile (a pair or {config.JOKER!r})")
+                    counts[where is on_table] += 1
+                    continue
+                value, colour = tile
+                if not 1 <= value <= n:
+                    raise ValueError(f"value {value} outside 1..{n}")
+                if not 0 <= colour < k:
+                    raise ValueError(f"colour {colour} outside 0..{k - 1}")
+                where[value - 1, colour] += 1
+        return cls(
+            copies + on_table,
+            m=m,
+            jokers=counts[0] + counts[1],
+            table=on_table,
+            table_jokers=counts[1],
+        )
+
+    @property
+    def plain(self) -> bool:
+        """True without jokers and table: the thesis's puzzle."""
+        return self.jokers == 0 and self.table is None and self.table_jokers == 0
+
+    @property
+    def rack(self) -> np.ndarray:
+        """The regular tiles that may stay unplaced: ``copies`` less the table."""
+        return self.copies if self.table is None else self.copies - self.table
+
+    @property
+    def table_copies(self) -> np.ndarray:
+        """The regular tiles that must be placed, zeros without a table."""
+        return np.zeros_like(self.copies) if self.table is None else self.table
 
     @property
     def values(self) -> np.ndarray:
@@ -87,7 +178,7 @@ class Puzzle:
 
     @property
     def tiles(self) -> int:
-        """Number of tiles in the puzzle."""
+        """Number of regular tiles in the puzzle (jokers not counted)."""
         return int(self.copies.sum())
 
     @property
@@ -96,7 +187,7 @@ class Puzzle:
         return int(self.copies.sum(axis=1, dtype=np.int64) @ self.values)
 
     def tile_list(self) -> list[tuple[int, int]]:
-        """All tiles as ``(value, colour)`` pairs, sorted by value then colour."""
+        """All regular tiles as ``(value, colour)`` pairs, sorted by value then colour."""
         out = []
         for v in range(self.n):
             for c in range(self.k):
@@ -105,7 +196,15 @@ class Puzzle:
 
     def key(self) -> bytes:
         """Bytes that identify the puzzle's tiles (equal puzzles, equal keys)."""
-        return self.copies.tobytes()
+        if self.plain:
+            return self.copies.tobytes()
+        return b"".join(
+            (
+                self.copies.tobytes(),
+                self.table_copies.tobytes(),
+                bytes([self.jokers, self.table_jokers]),
+            )
+        )
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Puzzle):
@@ -113,14 +212,19 @@ class Puzzle:
         return (
             self.m == other.m
             and self.copies.shape == other.copies.shape
-            and bool(np.array_equal(self.copies, other.copies))
+            and self.key() == other.key()
         )
 
     def __hash__(self) -> int:
         return hash((self.m, self.copies.shape, self.key()))
 
     def __repr__(self) -> str:
-        return f"Puzzle(k={self.k}, m={self.m}, n={self.n}, tiles={self.tiles})"
+        extra = ""
+        if self.jokers:
+            extra += f", jokers={self.jokers}"
+        if not self.plain and (self.table is not None or self.table_jokers):
+            extra += f", table={int(self.table_copies.sum()) + self.table_jokers}"
+        return f"Puzzle(k={self.k}, m={self.m}, n={self.n}, tiles={self.tiles}{extra})"
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,16 +234,23 @@ class Puzzles:
     Parameters
     ----------
     copies : ndarray of shape (puzzles, n, k)
-        Copies per puzzle, value and colour.
+        Copies per puzzle, value and colour (rack and table together).
     m : int
         Largest number of copies allowed per (colour, value).
     source : str, optional
         Where the puzzles came from (a file name), for messages and metadata.
+    jokers, table_jokers : ndarray of shape (puzzles,), optional
+        Jokers per puzzle, and those of them on the table; None: no jokers.
+    table : ndarray of shape (puzzles, n, k), optional
+        The table's regular tiles per puzzle; None: no puzzle has a table.
     """
 
     copies: np.ndarray
     m: int = config.M
     source: str = ""
+    jokers: np.ndarray | None = None
+    table: np.ndarray | None = None
+    table_jokers: np.ndarray | None = None
 
     def __post_init__(self):
         copies = as_copies(self.copies, self.m)
@@ -148,6 +259,30 @@ class Puzzles:
         check_kmn(copies.shape[2], self.m, copies.shape[1])
         copies.setflags(write=False)
         object.__setattr__(self, "copies", copies)
+        count = copies.shape[0]
+        for name in ("jokers", "table_jokers"):
+            array = getattr(self, name)
+            if array is not None:
+                array = np.asarray(array, dtype=np.int8).reshape(count)
+                if array.size and (array.min() < 0 or array.max() > config.MAX_JOKERS):
+                    raise ValueError(f"{name} must lie in 0..{config.MAX_JOKERS}")
+                array.setflags(write=False)
+                object.__setattr__(self, name, array if array.any() else None)
+        if self.table is not None:
+            table = as_copies(self.table, self.m)
+            if table.shape != copies.shape or (table > copies).any():
+                raise ValueError("table must have the shape of copies and hold no more tiles")
+            table.setflags(write=False)
+            object.__setattr__(self, "table", table if table.any() else None)
+        if self.table_jokers is not None and (
+            self.jokers is None or (self.table_jokers > self.jokers).any()
+        ):
+            raise ValueError("table_jokers exceeds jokers")
+
+    @property
+    def plain(self) -> bool:
+        """True when no puzzle has jokers or a table."""
+        return self.jokers is None and self.table is None
 
     @classmethod
     def from_list(cls, puzzles, *, source: str = ""):
@@ -158,7 +293,15 @@ class Puzzles:
         shapes = {(p.copies.shape, p.m) for p in puzzles}
         if len(shapes) != 1:
             raise ValueError(f"puzzles differ in shape or m: {sorted(shapes)}")
-        return cls(np.stack([p.copies for p in puzzles]), m=puzzles[0].m, source=source)
+        extra = {}
+        if not all(p.plain for p in puzzles):
+            extra = {
+                "jokers": [p.jokers for p in puzzles],
+                "table": np.stack([p.table_copies for p in puzzles]),
+                "table_jokers": [p.table_jokers for p in puzzles],
+            }
+        copies = np.stack([p.copies for p in puzzles])
+        return cls(copies, m=puzzles[0].m, source=source, **extra)
 
     @classmethod
     def empty(cls, *, k: int, m: int, n: int, source: str = ""):
@@ -177,7 +320,15 @@ class Puzzles:
         return self.copies.shape[0]
 
     def __getitem__(self, index: int) -> Puzzle:
-        return Puzzle(self.copies[index], m=self.m)
+        if self.plain:
+            return Puzzle(self.copies[index], m=self.m)
+        return Puzzle(
+            self.copies[index],
+            m=self.m,
+            jokers=0 if self.jokers is None else int(self.jokers[index]),
+            table=None if self.table is None else self.table[index],
+            table_jokers=0 if self.table_jokers is None else int(self.table_jokers[index]),
+        )
 
     def __iter__(self):
         for index in range(len(self)):

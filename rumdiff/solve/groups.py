@@ -154,3 +154,43 @@ def _exhaustive(c: tuple[int, ...], s: int) -> int:
                 rest[i] -= 1
             best = max(best, size + _exhaustive(tuple(sorted(rest)), s))
     return best
+
+
+def pair_code(left: int, required: int) -> int:
+    """Index of a colour's (tiles left for groups, of which the table needs) pair."""
+    return left * (left + 1) // 2 + required
+
+
+@cache
+def joker_group_table(k: int, m: int, j: int) -> np.ndarray:
+    """Most regular tiles that groups of one value place with exactly g jokers.
+
+    Entry ``[sum(pair_code(left[c], required[c]) * P**c), g]`` (``P = (m + 1)(m + 2) / 2``)
+    holds the most of the ``left`` tiles that groups take when they hold every one of
+    the ``required`` tiles (the table's) and exactly ``g`` jokers; -1 when none do.
+
+    q groups can place a[c] tiles of colour c and g jokers exactly when a[c] <= q (one
+    tile of a colour per group) and 3q <= sum(a) + g <= kq: deal each colour's tiles to
+    the emptiest groups, which keeps their sizes within one of each other, and give the
+    jokers (each standing for a colour its group lacks) to the smallest. So for each q
+    the best is ``min(sum(min(left, q)), kq - g)`` when that reaches
+    ``max(sum(required), 3q - g)`` and no colour requires more than q tiles.
+    ``tests/test_groups.py`` compares it with an exhaustive search.
+    """
+    pairs = [(left, required) for left in range(m + 1) for required in range(left + 1)]
+    size = len(pairs) ** k
+    digits = np.indices((len(pairs),) * k).reshape(k, -1)[::-1].T  # colour c: digit c
+    lookup = np.asarray(pairs, dtype=np.int64)
+    left = lookup[digits, 0]
+    required = lookup[digits, 1]
+    table = np.full((size, j + 1), -1, dtype=np.int64)
+    for g in range(j + 1):
+        for q in range(0, m + j + 1):
+            top = np.minimum(np.minimum(left, q).sum(axis=1), k * q - g)
+            low = np.maximum(required.sum(axis=1), 3 * q - g)
+            ok = (top >= low) & (required.max(axis=1) <= q)
+            if q == 0:
+                ok &= (g == 0) & (required.sum(axis=1) == 0)
+            table[ok, g] = np.maximum(table[ok, g], top[ok])
+    table.setflags(write=False)
+    return table

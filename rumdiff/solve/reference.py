@@ -9,13 +9,12 @@ compared with them on seeded random puzzles:
 - :func:`solve_brute_force`, a memoised exhaustive search for tiny puzzles.
 
 Both take the ``(n, k)`` count matrix ``copies`` (row ``v - 1`` holds the copies of
-value ``v`` per colour) or a :class:`~rumdiff.puzzle.Puzzle`. Sets use the papers'
-minimal set size s = 3; there are no jokers.
+value ``v`` per colour) or a :class:`~rumdiff.puzzle.Puzzle`, which may hold jokers and
+a table (README, "Jokers and the table"). Sets use the papers' minimal set size s = 3.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import combinations
 
 import numpy as np
@@ -25,13 +24,10 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from rumdiff import config
 from rumdiff.puzzle import Puzzle, as_copies
 from rumdiff.solve.arrangement import Arrangement, Group, Run
+from rumdiff.solve.brute_force import INFEASIBLE, MAX_BRUTE_FORCE_TILES, solve_brute_force
 from rumdiff.validation import check_kmn
 
-__all__ = ["solve_ilp", "solve_brute_force", "MAX_BRUTE_FORCE_TILES"]
-
-#: Most tiles :func:`solve_brute_force` accepts by default; its memo grows
-#: exponentially with the tile count, so larger puzzles belong to the ILP.
-MAX_BRUTE_FORCE_TILES = 30
+__all__ = ["solve_ilp", "solve_brute_force", "MAX_BRUTE_FORCE_TILES", "INFEASIBLE"]
 
 # The ILP and the brute force both assume the papers' minimal set size.
 _S = config.S
@@ -88,7 +84,63 @@ def _candidate_sets(copies: np.ndarray):
     return sets, cells, upper
 
 
-def solve_ilp(copies, *, time_limit: float | None = None, presolve: bool = True) -> Arrangement:
+def _joker_candidates(copies: np.ndarray, jokers: int):
+    """List the ILP's sets when the puzzle has jokers: :func:`_candidate_sets`' sets with
+    each choice of jokers among their tiles (a joker may stand where a tile is present or
+    absent), and one set of only jokers of each size that fits.
+
+    Returns ``(sets, cells, upper, joker_counts)`` as :func:`_candidate_sets`, plus the
+    jokers each set holds.
+    """
+    n, k = copies.shape
+    sets: list[Run | Group] = []
+    cells: list[list[int]] = []
+    upper: list[int] = []
+    counts: list[int] = []
+
+    def add(candidate, tiles, held):
+        real = [(v - 1) * k + c for v, c in tiles]
+        if not real and candidate != _joker_only(k, len(held)):
+            return  # which tiles jokers alone stand for does not matter: one set a size
+        most = min((int(copies.flat[cell]) for cell in real), default=jokers)
+        if held:
+            most = min(most, jokers // len(held))
+        if most > 0:
+            sets.append(candidate)
+            cells.append(real)
+            upper.append(most)
+            counts.append(len(held))
+
+    for colour in range(k):
+        for start in range(1, n + 1):
+            for length in range(_S, min(_LONGEST, n - start + 1) + 1):
+                span = list(range(start, start + length))
+                for size in range(0, min(jokers, length) + 1):
+                    for held in combinations(span, size):
+                        tiles = [(v, colour) for v in span if v not in held]
+                        add(Run(colour, start, start + length - 1, held), tiles, held)
+    for value in range(1, n + 1):
+        present = np.flatnonzero(copies[value - 1] > 0).tolist()
+        for real in range(0, min(len(present), _LONGEST) + 1):
+            for chosen in combinations(present, real):
+                free = [c for c in range(k) if c not in chosen]
+                for size in range(max(0, _S - real), min(jokers, _LONGEST - real, len(free)) + 1):
+                    held = tuple(free[:size])
+                    add(Group(value, chosen, held), [(value, c) for c in chosen], held)
+    return sets, cells, upper, counts
+
+
+def _joker_only(k: int, size: int):
+    """The one set of ``size`` jokers alone the ILP offers: a group at value 1 when k
+    allows it, else a run of colour 0 from value 1."""
+    if size <= k:
+        return Group(1, (), tuple(range(size)))
+    return Run(0, 1, size, tuple(range(1, size + 1)))
+
+
+def solve_ilp(
+    copies, *, time_limit: float | None = None, presolve: bool = True, objective: str = "value"
+) -> Arrangement | None:
     """Solve a puzzle exactly by integer linear programming (den Hertog and Hulshof).
 
     One non-negative integer variable counts how often each set is taken: each run of
@@ -111,11 +163,20 @@ def solve_ilp(copies, *, time_limit: float | None = None, presolve: bool = True)
         and a G(6, 1, 100) puzzle, kept in ``tests/data/ilp_hard.csv.gz``), so the
         golden optima take the better of both runs; each is a checked arrangement.
 
+    objective : {"value", "tiles"}
+        Maximise the value placed, or the tiles placed with ties broken by value.
+
+    With jokers (a :class:`~rumdiff.puzzle.Puzzle` that has them), every set also comes
+    with each choice of its tiles taken by jokers, and one more row bounds the jokers
+    placed by the puzzle's jokers from above and its table jokers from below; a table
+    makes its tiles' rows lower bounds too.
+
     Returns
     -------
-    Arrangement
+    Arrangement or None
         An optimal arrangement; ``.score`` is the puzzle's maximum score. Runs longer
-        than 5 appear as adjacent pieces of length 3..5.
+        than 5 appear as adjacent pieces of length 3..5. ``INFEASIBLE`` (None) when no
+        arrangement places the whole table.
 
     Raises
     ------
@@ -124,32 +185,53 @@ def solve_ilp(copies, *, time_limit: float | None = None, presolve: bool = True)
     RuntimeError
         If HiGHS does not prove optimality (time limit reached or solver failure).
     """
+    puzzle = copies if isinstance(copies, Puzzle) else None
     copies = _validate(copies)
     if time_limit is not None and not time_limit > 0:
         raise ValueError(f"time_limit must be positive seconds, got {time_limit}")
-    sets, cells, upper = _candidate_sets(copies)
+    if objective not in ("value", "tiles"):
+        raise ValueError(f"objective must be 'value' or 'tiles', got {objective!r}")
+    n, k = copies.shape
+    if puzzle is None or puzzle.plain:
+        sets, cells, upper = _candidate_sets(copies)
+        held, table, jokers, table_jokers = None, None, 0, 0
+    else:
+        sets, cells, upper, held = _joker_candidates(copies, puzzle.jokers)
+        table, jokers, table_jokers = puzzle.table_copies, puzzle.jokers, puzzle.table_jokers
     if not sets:
         # milp rejects a problem without variables; nothing can be placed anyway.
-        return Arrangement()
-    n, k = copies.shape
+        owed = table_jokers or (table is not None and table.any())
+        return INFEASIBLE if owed else Arrangement()
     # One column per set, one row per (value, colour); a set uses each tile once.
     columns = np.repeat(np.arange(len(sets)), [len(c) for c in cells])
     rows = np.concatenate([np.asarray(c, dtype=np.int64) for c in cells])
     matrix = sparse.csr_array((np.ones(len(rows)), (rows, columns)), shape=(n * k, len(sets)))
     # Drop rows of tiles no set uses: they constrain nothing and only slow HiGHS down.
     used = np.unique(rows)
-    constraint = LinearConstraint(matrix[used], -np.inf, copies.ravel()[used])
+    least = -np.inf if table is None else table.ravel()
+    if table is not None and (table.ravel()[np.setdiff1d(np.arange(n * k), used)] > 0).any():
+        return INFEASIBLE  # a table tile that no set can hold
+    constraints = [
+        LinearConstraint(matrix[used], np.broadcast_to(least, n * k)[used], copies.ravel()[used])
+    ]
+    if held is not None:
+        constraints.append(LinearConstraint(np.asarray([held], dtype=float), table_jokers, jokers))
+    tiles = np.array([len(c) for c in cells], dtype=float)
     points = np.array([candidate.points for candidate in sets], dtype=float)
+    big = float(copies.sum(axis=1) @ np.arange(1, n + 1) + 1) if objective == "tiles" else 0.0
+    weights = points + big * tiles
     options = {"mip_rel_gap": 0.0, "presolve": presolve}  # the default gap can stop short
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
     result = milp(
-        -points,  # milp minimises
-        constraints=constraint,
+        -weights,  # milp minimises
+        constraints=constraints,
         integrality=np.ones(len(sets)),
         bounds=Bounds(0, np.asarray(upper, dtype=float)),
         options=options,
     )
+    if result.status == 2:
+        return INFEASIBLE
     if result.status != 0:
         raise RuntimeError(
             f"HiGHS did not reach optimality (status {result.status}): {result.message}"
@@ -161,83 +243,9 @@ def solve_ilp(copies, *, time_limit: float | None = None, presolve: bool = True)
         (runs if isinstance(chosen, Run) else groups).extend([chosen] * int(count))
     arrangement = Arrangement(tuple(sorted(runs)), tuple(sorted(groups)))
     # Guard against rounding of a fractional incumbent: the objective must match.
-    if arrangement.score != round(-result.fun):
+    placed = sum(r.tiles for r in runs) + sum(g.tiles for g in groups)
+    if arrangement.score + big * placed != round(-result.fun):
         raise RuntimeError(
             f"ILP solution rounds to score {arrangement.score}, but HiGHS reported {-result.fun}"
         )
     return arrangement
-
-
-def solve_brute_force(copies, *, max_tiles: int = MAX_BRUTE_FORCE_TILES) -> int:
-    """Maximum score of a tiny puzzle by exhaustive, memoised search.
-
-    Take the first present tile (lowest value, then lowest colour). Every tile before
-    it is gone, so any set holding it is a run *starting* at it, or a group at its
-    value with other colours present there. Try each: leave one copy unused, put it in
-    a run of every reachable length >= 3, or in a group with every subset of at least
-    two other present colours at its value; recurse on what remains and keep the best.
-    Results are memoised on the remaining count matrix.
-
-    Parameters
-    ----------
-    copies : array_like of shape (n, k) or Puzzle
-        ``copies[v - 1, c]`` is the number of tiles of value ``v`` and colour ``c``,
-        each in ``0..config.MAX_M``.
-    max_tiles : int, optional
-        Refuse puzzles with more tiles than this (the search is exponential).
-
-    Returns
-    -------
-    int
-        The maximum total value of tiles placed in runs and groups.
-
-    Raises
-    ------
-    ValueError
-        If ``copies`` is malformed or holds more than ``max_tiles`` tiles.
-    """
-    copies = _validate(copies)
-    tiles = int(copies.sum())
-    if tiles > max_tiles:
-        raise ValueError(
-            f"puzzle has {tiles} tiles; brute force accepts at most {max_tiles} "
-            "(use solve_ilp for larger puzzles)"
-        )
-    n, k = copies.shape
-    return _search(tuple(copies.ravel().tolist()), n, k)
-
-
-def _search(state: tuple[int, ...], n: int, k: int) -> int:
-    """Best score of the flat count vector ``state`` (index ``(value - 1) * k + colour``)."""
-
-    @cache
-    def best(state: tuple[int, ...]) -> int:
-        first = next((i for i, x in enumerate(state) if x), None)
-        if first is None:
-            return 0
-        value, colour = first // k + 1, first % k
-        rest = list(state)
-        rest[first] -= 1
-        result = best(tuple(rest))  # leave one copy of this tile unused
-        # Runs starting at this tile: extend while the next value of its colour exists.
-        run = list(rest)
-        points = value
-        end = value
-        while end < n and run[end * k + colour] > 0:
-            run[end * k + colour] -= 1
-            end += 1
-            points += end
-            if end - value + 1 >= _S:
-                result = max(result, points + best(tuple(run)))
-        # Groups at this value: this tile plus >= s - 1 other present colours. Colours
-        # below ``colour`` at this value are already exhausted, so look only above.
-        others = [c for c in range(colour + 1, k) if rest[(value - 1) * k + c] > 0]
-        for size in range(_S - 1, len(others) + 1):
-            for chosen in combinations(others, size):
-                group = list(rest)
-                for c in chosen:
-                    group[(value - 1) * k + c] -= 1
-                result = max(result, value * (size + 1) + best(tuple(group)))
-        return result
-
-    return best(state)

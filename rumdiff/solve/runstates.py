@@ -29,7 +29,7 @@ from functools import cache
 
 import numpy as np
 
-__all__ = ["RunStates", "run_states"]
+__all__ = ["RunStates", "complete_run_states", "run_states"]
 
 
 @dataclass(frozen=True)
@@ -198,3 +198,41 @@ def dominance(m: int) -> tuple[np.ndarray, ...]:
     for array in arrays:
         array.setflags(write=False)
     return arrays
+
+
+@cache
+def complete_run_states(slots: int) -> RunStates:
+    """Run-state tables whose runs never end short, for ``slots`` slots a colour.
+
+    The DP with jokers and the table (``rumdiff.solve._jokers``) needs every run it
+    starts to be placed: a table tile in a run that ends at length 1 or 2 would be left
+    unplaced, and a joker there would count as placed. So a slot of length 1 or 2 must be
+    extended; the other tiles first continue runs of length >= 3 (which may end at any
+    value, so continuing one is never worse than starting a new one) and then start new
+    runs. That leaves one move per number of tiles put in runs. ``slots`` may exceed m:
+    a joker may stand for a tile whose m copies are all in runs already.
+    """
+    states = [
+        (slots - a - b - c, a, b, c)
+        for c in range(slots + 1)
+        for b in range(slots + 1 - c)
+        for a in range(slots + 1 - b - c)
+    ]
+    states.sort(key=lambda s: (slots - s[0], s[3], s[2], s[1]))  # 0: all empty
+    index = {state: code for code, state in enumerate(states)}
+    first = [0]
+    used, next_state = [], []
+    for _, n1, n2, n3 in states:
+        for u in range(n1 + n2, slots + 1):
+            e3 = min(n3, u - n1 - n2)
+            e0 = u - n1 - n2 - e3
+            used.append(u)
+            next_state.append(index[(slots - u, e0, n1, n2 + e3)])
+        first.append(len(used))
+    slot_counts = np.asarray(states, dtype=np.int64)
+    arrays = [np.asarray(a, dtype=np.int64) for a in (first, used, next_state)]
+    zeros = np.zeros(len(used), dtype=np.int64)
+    tables = RunStates(slots, slot_counts, slots - slot_counts[:, 0], *arrays, zeros, zeros.copy())
+    for array in (tables.slots, tables.nonzero, *arrays, tables.dropped1, tables.dropped2):
+        array.setflags(write=False)
+    return tables

@@ -29,6 +29,7 @@ from rumdiff import config
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.arrangement import Arrangement, Group, Run
 from rumdiff.solve.groups import group_value_table, make_groups
+from rumdiff.solve.jokers import OBJECTIVES, rebuild, run_joker_dp
 from rumdiff.solve.runstates import dominance, run_states
 
 __all__ = ["Solution", "Work", "SolverBudgetError", "dense_index", "solve"]
@@ -82,8 +83,10 @@ class Solution:
 
     Attributes
     ----------
-    score : int
-        The maximum total value of placed tiles.
+    score : int or None
+        The maximum total value of placed tiles (for the ``tiles`` objective, the
+        value of an arrangement that places the most rack tiles); None when no
+        arrangement places the whole table (:attr:`feasible`).
     lower, upper : int
         The bounds the solver started from (summed over segments).
     removed : int
@@ -106,10 +109,16 @@ class Solution:
     _path: np.ndarray = field(repr=False)
     _found: Arrangement | None = field(default=None, repr=False)
 
+    @property
+    def feasible(self) -> bool:
+        """False when no arrangement places every table tile and table joker."""
+        return self.score is not None
+
     @cached_property
-    def arrangement(self) -> Arrangement:
-        """One optimal arrangement (built on first access from the DP path)."""
-        if self._found is not None:
+    def arrangement(self) -> Arrangement | None:
+        """One optimal arrangement (built on first access from the DP path); None for an
+        infeasible puzzle. Jokers carry what they stand for."""
+        if self._found is not None or not self.feasible:
             return self._found
         arrangement = _rebuild(self._reduced, self._path, self.puzzle.m)
         if arrangement.score != self.score:
@@ -143,15 +152,20 @@ def solve(
     beam_width: int = config.BEAM_WIDTH,
     max_states: int = config.MAX_STATES,
     ilp_fallback: bool = config.ILP_FALLBACK,
+    objective: str = "value",
 ) -> Solution:
-    """Solve a puzzle exactly.
+    """Solve a puzzle exactly, jokers and table included.
 
     Wraps the kernel ``rumdiff.solve._kernel.solve_kernel``.
+
+    Puzzles with jokers or a table, and the ``tiles`` objective, go to the DP with a
+    joker dimension (:mod:`rumdiff.solve.jokers`), which runs none of the shortcuts
+    above; the others take the path above, unchanged.
 
     Parameters
     ----------
     puzzle : Puzzle
-        The puzzle (s = 3, any k <= 6, m <= 3).
+        The puzzle (s = 3, any k <= 6, m <= 3, up to 4 jokers, a table or none).
     beam_width : int, default config.BEAM_WIDTH
         States per value kept by the beam search that seeds the exact DP with a lower
         bound (``config.BEAM_WIDEN`` times as many for k >= 5). It changes the work,
@@ -163,6 +177,9 @@ def solve(
         (:func:`rumdiff.solve.reference.solve_ilp`) instead of giving up: HiGHS with and
         without presolve, keeping the better checked arrangement, since HiGHS has
         claimed proven optima one point short (``tests/data/ilp_hard.csv.gz``).
+    objective : {"value", "tiles"}, default "value"
+        Maximise the value placed, or the rack tiles placed (every tile without a
+        table) with ties broken by value, as game solvers do.
 
     Returns
     -------
@@ -179,6 +196,10 @@ def solve(
         raise TypeError(f"solve expects a Puzzle, got {type(puzzle).__name__}")
     if beam_width < 0 or max_states < 1:
         raise ValueError("beam_width must be >= 0 and max_states >= 1")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if not puzzle.plain or objective != "value":
+        return _solve_with_jokers(puzzle, objective, beam_width, max_states, ilp_fallback)
     if not solve_kernel.signatures:
         # Compile (or load from numba's cache) outside the timing: a puzzle's seconds
         # are its own, never the compiler's.
@@ -206,14 +227,59 @@ def solve(
     )
 
 
-def _by_ilp(puzzle: Puzzle) -> Arrangement:
-    """The better of the reference ILP's arrangements with and without presolve."""
+def _by_ilp(puzzle: Puzzle, objective: str = "value") -> Arrangement | None:
+    """The better of the reference ILP's arrangements with and without presolve (None:
+    the table cannot be placed)."""
     from rumdiff.solve.reference import solve_ilp
 
-    found = [solve_ilp(puzzle.copies, presolve=presolve) for presolve in (True, False)]
+    source = puzzle.copies if puzzle.plain else puzzle
+    found = [solve_ilp(source, presolve=p, objective=objective) for p in (True, False)]
+    found = [arrangement for arrangement in found if arrangement is not None]
     for arrangement in found:
         arrangement.check(puzzle)
-    return max(found, key=lambda arrangement: arrangement.score)
+    return max(
+        found, key=lambda a: (_tiles(a) if objective == "tiles" else 0, a.score), default=None
+    )
+
+
+def _tiles(arrangement: Arrangement) -> int:
+    """Regular tiles an arrangement places."""
+    return sum(r.tiles for r in arrangement.runs) + sum(g.tiles for g in arrangement.groups)
+
+
+def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: int, fallback):
+    """:func:`solve` for puzzles with jokers or a table, or the tiles objective."""
+    from rumdiff.solve._jokers import joker_dp
+    from rumdiff.solve._tiles import NOT_REACHED, OVER_BUDGET
+
+    if not joker_dp.signatures:  # compile outside the timing, as in solve
+        run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam)
+    started = time.perf_counter()
+    lower = -1
+    if objective == "value" and puzzle.table is None and puzzle.table_jokers == 0:
+        # Jokers may stay on the rack: the joker-free optimum is reachable.
+        lower = solve(Puzzle(puzzle.copies, m=puzzle.m), beam_width=beam, max_states=max_states,
+                      ilp_fallback=fallback).score  # fmt: skip
+    best, states, transitions, passes, status, path = run_joker_dp(
+        puzzle, objective, max_states, beam, lower
+    )
+    found, method = None, "dp"
+    if status == OVER_BUDGET:
+        if not fallback:
+            raise SolverBudgetError(
+                f"the DP needed more than max_states={max_states} states, or more than "
+                f"{config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
+            )
+        found, method = _by_ilp(puzzle, objective), "ilp"
+    elif status != NOT_REACHED:
+        found = rebuild(puzzle, path)
+        weight = found.score + (puzzle.points + 1 if objective == "tiles" else 0) * _tiles(found)
+        if found.check(puzzle) is None or weight != best:
+            raise RuntimeError(f"internal error: arrangement weighs {weight}, DP {best}")
+    score = None if found is None else found.score
+    work = Work(states, transitions, time.perf_counter() - started, method, passes)
+    empty = np.zeros(0, dtype=np.int64)
+    return Solution(puzzle, score, 0, puzzle.points, 0, 1, 1, work, empty, empty, found)
 
 
 def warm_up_puzzle() -> Puzzle:

@@ -1,0 +1,86 @@
+"""Real-game turns: a table of valid sets and a rack, drawn from one game's tiles.
+
+The game's box holds m copies of every tile of G(k, m, n) and ``jokers`` jokers. A turn
+lays ``sets`` valid sets on the table (runs of 3-5 tiles and groups of 3..k colours,
+each tile drawn from what the box still holds, and each joker of the box put in place of
+a table tile with probability one half), then deals the rack from what is left, jokers
+included. Such a table is always placeable, since the sets themselves place it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.puzzle import Puzzle
+
+__all__ = ["draw_turn"]
+
+#: Tries to lay one more set before giving up on a box too empty for it.
+_TRIES = 200
+
+
+def _draw_set(rng, box: np.ndarray, k: int, n: int) -> list[tuple[int, int]] | None:
+    """The tiles of one random valid set the box holds, or None."""
+    if rng.random() < 0.5:
+        colour = int(rng.integers(k))
+        length = int(rng.integers(config.S, min(5, n) + 1))
+        start = int(rng.integers(1, n - length + 2))
+        tiles = [(v, colour) for v in range(start, start + length)]
+    else:
+        if k < config.S:
+            return None
+        value = int(rng.integers(1, n + 1))
+        size = int(rng.integers(config.S, k + 1))
+        tiles = [(value, int(c)) for c in rng.choice(k, size=size, replace=False)]
+    if all(box[v - 1, c] > 0 for v, c in tiles):
+        return tiles
+    return None
+
+
+def draw_turn(rng, *, k: int = config.K, m: int = config.M, n: int = 13, jokers: int = 2,
+              sets: int = 6, rack: int = 14) -> Puzzle:  # fmt: skip
+    """A seeded random turn: ``sets`` valid sets on the table and ``rack`` rack tiles.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The only source of randomness.
+    k, m, n : int
+        The game G(k, m, n).
+    jokers : int
+        Jokers in the box (the game has 2).
+    sets : int
+        Sets on the table (fewer if the box runs out of them).
+    rack : int
+        Tiles dealt to the rack, jokers included (fewer if the box runs out).
+    """
+    box = np.full((n, k), m, dtype=np.int64)
+    table = np.zeros((n, k), dtype=np.int64)
+    spare = jokers  # jokers still in the box
+    on_table = 0
+    laid = 0
+    for _ in range(_TRIES):
+        if laid == sets:
+            break
+        tiles = _draw_set(rng, box, k, n)
+        if tiles is None:
+            continue
+        laid += 1
+        for v, c in tiles:
+            if spare and rng.random() < 0.5:
+                spare -= 1
+                on_table += 1
+                continue  # a joker stands for this tile; the tile stays in the box
+            box[v - 1, c] -= 1
+            table[v - 1, c] += 1
+    pool = np.concatenate([np.repeat(np.arange(n * k), box.ravel()), np.full(spare, -1)])
+    dealt = rng.choice(pool, size=min(rack, pool.size), replace=False)
+    hand = np.bincount(dealt[dealt >= 0], minlength=n * k).reshape(n, k)
+    return Puzzle(
+        table + hand,
+        m=m,
+        jokers=on_table + int((dealt < 0).sum()),
+        table=table,
+        table_jokers=on_table,
+    )

@@ -1,0 +1,303 @@
+"""The dynamic program over values with a joker dimension and the table's lower limits.
+
+The same DP as ``_dp`` (2015 paper, Section 4: run slots per colour, groups from the
+tiles the runs leave, one row of values at a time), with what jokers and the table need
+(2015 paper, Section 4.5, generalised; see ``rumdiff.solve.solver``):
+
+- the joint state code gains a digit, the jokers placed so far (``code // F**k``);
+- a colour may extend more slots than it has tiles at a value: each extra slot holds a
+  joker, and there are ``m + j`` slots, since a joker may stand for a tile whose m
+  copies are all in runs already;
+- runs never end short (``rumdiff.solve.runstates.complete_run_states``), so every tile
+  and joker a state puts in a run is placed, and scores are exact, not optimistic;
+- groups at the end of a row take the tiles the runs leave, the table's among them,
+  and any number of jokers (``rumdiff.solve.groups.joker_group_table``); a state whose
+  groups cannot hold the table's leftover tiles dies there;
+- after the closing row, a state that placed fewer jokers than the table holds dies.
+
+Joint codes may exceed any dense index (F = 120 for m + j = 7), so live states are
+found through an open-addressing hash table, cleared after each step.
+"""
+
+import numpy as np
+from numba import njit
+
+from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
+
+
+@njit(cache=True, inline="always")
+def _slot(keys, code, mask):
+    """The hash slot of ``code``: its own, or the empty one where it belongs."""
+    h = (code * 0x9E3779B97F4A7C15) >> 20
+    h &= mask
+    while keys[h] != -1 and keys[h] != code:
+        h = (h + 1) & mask
+    return h
+
+
+@njit(cache=True)
+def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget, path, picks):
+    """Best score >= ``target`` of the rows ``x`` with ``jokers`` jokers, ``owed`` of them
+    the table's, and at least ``need[i, c]`` tiles of row i and colour c placed.
+
+    Row i holds tiles of value weight ``values[i]``; ``values`` has one more entry for
+    the closing row, where no tile or joker may go. ``tables`` are
+    ``(first, used, next_state, nonzero)`` of
+    :func:`rumdiff.solve.runstates.complete_run_states`, ``groups`` and ``pair`` the
+    table and codes of :func:`rumdiff.solve.groups.joker_group_table`. ``budget`` is
+    ``(max_states, max_live, beam)``: with ``beam > 0`` only the ``beam`` states that
+    may gain the most survive each step (a heuristic: its best is a lower bound). On
+    success ``path[i]`` is the joint code after row i on a best path, and ``picks[i]``
+    the jokers it placed there: 3 bits per colour's runs, then 3 bits for the groups.
+
+    Returns ``(best, states, transitions, status)``.
+    """
+    first, used, next_state, nonzero = tables
+    max_states, max_live, beam = budget
+    rows, k = x.shape
+    size = nonzero.shape[0]
+    radix = np.empty(k + 1, np.int64)
+    radix[0] = 1
+    for c in range(1, k + 1):
+        radix[c] = radix[c - 1] * size
+    pair_radix = np.empty(k, np.int64)
+    pair_radix[0] = 1
+    for c in range(1, k):
+        pair_radix[c] = pair_radix[c - 1] * (pair.shape[0] * (pair.shape[0] + 1) // 2)
+    # The most children one state has at one step: a move per slot count, or a group
+    # choice per joker count.
+    children = jokers + 1
+    for cc in range(size):
+        children = max(children, (first[cc + 1] - first[cc]) * (jokers + 1))
+    power = np.empty(k, np.int64)
+    power[0] = 1
+    for c in range(1, k):
+        power[c] = power[c - 1] * (jokers + 1)
+    # The points of the rows from i on: what a state may still gain.
+    suffix = np.zeros(rows + 2, np.int64)
+    for i in range(rows - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + values[i] * x[i].sum()
+    # The hash table: keys (-1 empty), each key's list position, each position's slot.
+    # It doubles when half full, up to twice ``max_live``.
+    keys = np.full(1 << 12, -1, np.int64)
+    places = np.empty(1 << 12, np.int64)
+    hashed = np.empty(1 << 12, np.int64)
+    # Live states: code, value, leftover tiles of the colours stepped so far, origin.
+    cap = 1 << 12
+    code = np.empty(cap, np.int64)
+    val = np.empty(cap, np.int64)
+    aux = np.empty(cap, np.int64)
+    org = np.empty(cap, np.int64)
+    ncode = np.empty(cap, np.int64)
+    nval = np.empty(cap, np.int64)
+    naux = np.empty(cap, np.int64)
+    norg = np.empty(cap, np.int64)
+    lay_code = np.empty(1 << 12, np.int64)
+    lay_org = np.empty(1 << 12, np.int64)
+    lay_pick = np.empty(1 << 12, np.int64)
+    code[0] = 0
+    val[0] = 0
+    aux[0] = 0
+    org[0] = -1
+    live = 1
+    stored = 0
+    states = 0
+    transitions = 0
+    for i in range(rows + 1):
+        v = values[i]
+        closing = i == rows
+        threshold = target - suffix[i + 1]
+        later = 0
+        for c in range(k):
+            later += x[i, c] if not closing else 0
+        for c in range(k + 1):
+            # Steps 0..k-1 move colour c's slots; step k forms the groups.
+            xc = x[i, c] if c < k and not closing else 0
+            later -= xc
+            built = 0
+            for s in range(live):
+                if built + children > max_live:
+                    for t in range(built):
+                        keys[hashed[t]] = -1
+                    return 0, states, transitions, OVER_BUDGET
+                if 2 * (built + children) > keys.shape[0]:
+                    keys, places, hashed = _rehashed(keys, hashed, built)
+                if built + children > ncode.shape[0]:
+                    size_now = 2 * ncode.shape[0]
+                    ncode = _copied(ncode, size_now, built)
+                    nval = _copied(nval, size_now, built)
+                    naux = _copied(naux, size_now, built)
+                    norg = _copied(norg, size_now, built)
+                cj = code[s]
+                vj = val[s]
+                spent = cj // radix[k]
+                if c < k:
+                    cc = (cj // radix[c]) % size
+                    low = first[cc]
+                    high = first[cc + 1]
+                else:
+                    low = 0
+                    high = 1  # one pass: the groups are chosen below
+                aj = aux[s]
+                for e in range(low, high):
+                    if c < k:
+                        u = used[e]
+                        fewest = max(0, u - xc)
+                        if spent + fewest > jokers or (closing and u > 0):
+                            break  # moves come in increasing u
+                        # A joker may also stand in a run where a tile is at hand (which
+                        # then stays unplaced or goes to a group): y jokers, u - y tiles.
+                        for y in range(fewest, min(u, jokers - spent) + 1):
+                            transitions += 1
+                            nv = vj + v * (u - y)
+                            left = (aj & 255) + xc - (u - y)
+                            if nv + v * (later + left) < threshold:
+                                continue
+                            ccode = cj + (next_state[e] - cc) * radix[c] + y * radix[k]
+                            # The row's jokers per colour so far: 3 bits each from bit 8,
+                            # and as a number in base j + 1 from bit 32 (part of the key:
+                            # they decide which tiles are left for the groups).
+                            na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
+                            na += (y * power[c]) << 32
+                            key = ccode + (na >> 32) * radix[k] * (jokers + 1)
+                            built = _merge(
+                                key, ccode, nv, na, org[s], keys, places, hashed, built, ncode,
+                                nval, naux, norg,
+                            )  # fmt: skip
+                        continue
+                    if closing:
+                        if spent >= owed:  # every table joker placed
+                            built = _merge(
+                                cj, cj, vj, 0, org[s], keys, places, hashed, built, ncode, nval,
+                                naux, norg,
+                            )  # fmt: skip
+                        continue
+                    index = 0
+                    for d in range(k):
+                        xd = x[i, d]
+                        real = nonzero[(cj // radix[d]) % size] - ((aj >> (8 + 3 * d)) & 7)
+                        required = max(0, need[i, d] - real)
+                        index += pair[xd - real, required] * pair_radix[d]
+                    for g in range(jokers - spent + 1):
+                        placed = groups[index, g]
+                        if placed < 0:
+                            continue
+                        transitions += 1
+                        nv = vj + v * placed
+                        if nv < threshold:
+                            continue
+                        na = (aj & ((1 << 32) - 1)) + (g << (8 + 3 * k)) - (aj & 255)
+                        built = _merge(
+                            cj + g * radix[k], cj + g * radix[k], nv, na, org[s], keys, places,
+                            hashed, built, ncode, nval, naux, norg,
+                        )  # fmt: skip
+            for s in range(built):
+                keys[hashed[s]] = -1
+            if ncode.shape[0] > code.shape[0]:
+                code = np.empty(ncode.shape[0], np.int64)
+                val = np.empty(ncode.shape[0], np.int64)
+                aux = np.empty(ncode.shape[0], np.int64)
+                org = np.empty(ncode.shape[0], np.int64)
+            code, ncode = ncode, code
+            val, nval = nval, val
+            aux, naux = naux, aux
+            org, norg = norg, org
+            live = built
+            if live == 0:
+                return 0, states, transitions, NOT_REACHED
+            if beam > 0 and live > beam:
+                live = _best(live, beam, v, code, val, aux, org)
+        states += live
+        if stored + live > max_states:
+            return 0, states, transitions, OVER_BUDGET
+        if stored + live > lay_code.shape[0]:
+            grow = max(stored + live, 2 * lay_code.shape[0])
+            lay_code = _copied(lay_code, grow, stored)
+            lay_org = _copied(lay_org, grow, stored)
+            lay_pick = _copied(lay_pick, grow, stored)
+        for s in range(live):
+            lay_code[stored + s] = code[s]
+            lay_org[stored + s] = org[s]
+            lay_pick[stored + s] = (aux[s] >> 8) & ((1 << 24) - 1)
+            aux[s] = 0  # a new row: no leftovers, no jokers placed in it yet
+            org[s] = stored + s
+        stored += live
+    best = 0
+    for s in range(1, live):
+        if val[s] > val[best]:
+            best = s
+    position = lay_org[stored - live + best]
+    for i in range(rows - 1, -1, -1):
+        path[i] = lay_code[position]
+        picks[i] = lay_pick[position]
+        position = lay_org[position]
+    return val[best], states, transitions, OK
+
+
+@njit(cache=True, inline="always")
+def _merge(key, ccode, nv, extra, origin, keys, places, hashed, built, ncode, nval, naux, norg):
+    """Add a state to the lists being built, or raise the value of its twin (same
+    ``key``) there; return the new list length. (The caller keeps the hash table at
+    most half full.)"""
+    h = _slot(keys, key, keys.shape[0] - 1)
+    if keys[h] == key:
+        pos = places[h]
+        if nv > nval[pos]:
+            nval[pos] = nv
+            naux[pos] = extra
+            norg[pos] = origin
+        return built
+    keys[h] = key
+    places[h] = built
+    hashed[built] = h
+    ncode[built] = ccode
+    nval[built] = nv
+    naux[built] = extra
+    norg[built] = origin
+    return built + 1
+
+
+@njit(cache=True)
+def _best(live, beam, v, code, val, aux, org):
+    """Keep about the ``beam`` states of the lists whose value plus their leftovers'
+    points at this row (of value ``v``) is highest (ties may keep up to twice as many);
+    return their count."""
+    hope = np.empty(live, np.int64)
+    for s in range(live):
+        hope[s] = val[s] + v * (aux[s] & 255)
+    cut = np.sort(hope)[live - beam]
+    kept = 0
+    for s in range(live):
+        if hope[s] > cut or (hope[s] == cut and kept < beam):
+            code[kept] = code[s]
+            val[kept] = val[s]
+            aux[kept] = aux[s]
+            org[kept] = org[s]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _copied(array, size, count):
+    """The first ``count`` entries of ``array`` in a new array of ``size``."""
+    bigger = np.empty(size, array.dtype)
+    for s in range(count):
+        bigger[s] = array[s]
+    return bigger
+
+
+@njit(cache=True)
+def _rehashed(keys, old, built):
+    """A hash table twice the size holding the keys of list entries 0..built - 1 (entry
+    t's at ``keys[old[t]]``)."""
+    size = 2 * keys.shape[0]
+    bigger = np.full(size, -1, np.int64)
+    places = np.empty(size, np.int64)
+    hashed = np.empty(size, np.int64)
+    for t in range(built):
+        key = keys[old[t]]
+        h = _slot(bigger, key, size - 1)
+        bigger[h] = key
+        places[h] = t
+        hashed[t] = h
+    return bigger, places, hashed

@@ -1,0 +1,187 @@
+"""Solving puzzles with jokers or a table: the DP with a joker dimension (``_jokers``),
+and the arrangement along its path.
+
+:func:`rumdiff.solve.solver.solve` sends here every puzzle that has jokers or a table,
+and every solve for the ``tiles`` objective. None of the joker-free solver's shortcuts
+runs here, each for a reason:
+
+- isolated-tile removal: a joker can make an isolated tile placeable;
+- splitting at gaps: a joker bridges a gap, and joker-only sets need no tiles at all;
+- the upper bounds by value and the beam's lower bound: they assume that a run may end
+  short at no cost but its own tiles', which a table tile forbids.
+
+So the DP walks every value 1..n and prunes only by points: a state that cannot reach
+the target even by placing every tile still ahead is dropped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.puzzle import Puzzle
+from rumdiff.solve.arrangement import Arrangement, Group, Run
+from rumdiff.solve.groups import joker_group_table, pair_code
+from rumdiff.solve.runstates import complete_run_states
+
+__all__ = ["OBJECTIVES", "run_joker_dp", "rebuild"]
+
+#: What a solve maximises: the value placed, or the rack tiles placed (ties by value).
+OBJECTIVES = ("value", "tiles")
+
+
+def _pair_codes(m: int) -> np.ndarray:
+    codes = np.zeros((m + 1, m + 1), dtype=np.int64)
+    for left in range(m + 1):
+        for required in range(left + 1):
+            codes[left, required] = pair_code(left, required)
+    return codes
+
+
+def _big(puzzle: Puzzle, objective: str) -> int:
+    """The weight of one tile beyond its value: 0, or (tiles) more than all points."""
+    return 0 if objective == "value" else puzzle.points + 1
+
+
+def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, lower: int = -1):
+    """Solve a puzzle with the DP; return ``(best weight, states, transitions, passes,
+    status, path)`` (``path``: the joint codes and the jokers placed at each row, see
+    ``_jokers``).
+
+    Rows walk the values downwards (n first), as in the joker-free solver, so a tile
+    lost at a high value prunes early. A beam pass finds a lower bound (without a table
+    the joker-free optimum is one too, since jokers may stay on the rack); an exact pass
+    aimed at every tile placed prunes hardest and settles most dense puzzles; failing
+    that, an exact pass aimed at the lower bound finds the optimum. ``lower`` is a
+    score known to be reachable (-1: none).
+    """
+    from rumdiff.solve._jokers import joker_dp
+    from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
+
+    tables = complete_run_states(puzzle.m + puzzle.jokers)
+    x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
+    need = np.ascontiguousarray(puzzle.table_copies[::-1], dtype=np.int64)
+    big = _big(puzzle, objective)
+    values = np.zeros(puzzle.n + 1, dtype=np.int64)
+    values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big
+    path = np.zeros((2, puzzle.n), dtype=np.int64)
+    trial = np.zeros((2, puzzle.n), dtype=np.int64)
+    work = [0, 0, 0]
+
+    def run(target, width):
+        best, states, transitions, status = joker_dp(
+            x,
+            need,
+            values,
+            puzzle.jokers,
+            puzzle.table_jokers,
+            (tables.first, tables.used, tables.next_state, tables.nonzero),
+            joker_group_table(puzzle.k, puzzle.m, puzzle.jokers),
+            _pair_codes(puzzle.m),
+            np.int64(target),
+            (np.int64(max_states), np.int64(config.MAX_LIVE_STATES), np.int64(width)),
+            trial[0],
+            trial[1],
+        )
+        work[0] += states
+        work[1] += transitions
+        work[2] += width == 0
+        if status == OK:
+            path[:] = trial
+        return int(best), int(status)
+
+    high = int(values[: puzzle.n] @ puzzle.copies[::-1].sum(axis=1))  # every tile placed
+    low, status = run(0, beam) if beam else (-1, NOT_REACHED)
+    if status != OK:
+        low = -1
+    if lower > low:
+        low, status = lower, NOT_REACHED  # (its path is not this DP's)
+    result = (low, OK) if low == high and status == OK else (None, None)
+    for aim in (high, max(low, 0)):
+        if result[0] is not None:
+            break
+        best, status = run(aim, 0)
+        if status == OVER_BUDGET or status == OK:
+            result = (best, status)
+        elif aim == max(low, 0) or aim <= low:
+            result = (0, NOT_REACHED)
+    best, status = result
+    return best, work[0], work[1], work[2], status, path
+
+
+def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:
+    """The runs and groups along a path of :func:`run_joker_dp`, jokers included."""
+    k, n = puzzle.k, puzzle.n
+    tables = complete_run_states(puzzle.m + puzzle.jokers)
+    size = tables.size
+    x = puzzle.copies[::-1]
+    need = puzzle.table_copies[::-1]
+    groups_table = joker_group_table(k, puzzle.m, puzzle.jokers)
+    runs: list[Run] = []
+    groups: list[Group] = []
+    slots = [[] for _ in range(k)]  # per colour: open runs as [length, first row, joker rows]
+    for w in range(n + 1):
+        code = int(path[0, w]) if w < n else 0
+        pick = int(path[1, w]) if w < n else 0
+        real = []
+        for c in range(k):
+            state = (code // size**c) % size if w < n else 0
+            counts = tables.slots[state]
+            short = [slot for slot in slots[c] if slot[0] < 3]
+            complete = [slot for slot in slots[c] if slot[0] >= 3]
+            keep = int(counts[3]) - sum(1 for slot in short if slot[0] == 2)
+            for slot in complete[keep:]:
+                runs.append(_run(c, slot, w, n))
+            extended = short + complete[:keep] + [[0, w, []] for _ in range(int(counts[1]))]
+            u = len(extended)
+            wild = (pick >> (3 * c)) & 7
+            for index, slot in enumerate(extended):
+                if index >= u - wild:
+                    slot[2].append(w)
+                slot[0] += 1
+            slots[c] = extended
+            real.append(u - wild)
+        if w == n:
+            break
+        jokers = (pick >> (3 * k)) & 7
+        groups.extend(_groups(x[w], need[w], real, jokers, groups_table, puzzle, n - w))
+    return Arrangement(tuple(sorted(runs)), tuple(sorted(groups)))
+
+
+def _run(colour: int, slot, end_row: int, n: int) -> Run:
+    """The run a slot built from row ``slot[1]`` to ``end_row - 1`` (values n - row)."""
+    length, start_row, joker_rows = slot
+    high = n - start_row
+    low = high - length + 1
+    return Run(colour, low, high, tuple(sorted(n - row for row in joker_rows)))
+
+
+def _groups(x, need, real, jokers, table, puzzle: Puzzle, value: int) -> list[Group]:
+    """Groups at one value that place what ``table`` promises with ``jokers`` jokers."""
+    k, m = puzzle.k, puzzle.m
+    left = [int(x[c]) - real[c] for c in range(k)]
+    required = [max(0, int(need[c]) - real[c]) for c in range(k)]
+    index = sum(pair_code(left[c], required[c]) * ((m + 1) * (m + 2) // 2) ** c for c in range(k))
+    target = int(table[index, jokers])
+    if target < 0:
+        raise RuntimeError(f"internal error: no groups at value {value} fit the path")
+    for q in range(0, m + puzzle.jokers + 1):
+        top = min(sum(min(a, q) for a in left), k * q - jokers)
+        if top == target and max(required, default=0) <= q and top >= 3 * q - jokers:
+            break
+    else:
+        raise RuntimeError(f"internal error: no number of groups at value {value} fits")
+    take = list(required)
+    for c in range(k):  # then more tiles, up to q a colour, until the target is met
+        more = min(min(left[c], q) - take[c], target - sum(take))
+        take[c] += max(0, more)
+    members: list[list[int]] = [[] for _ in range(q)]
+    for c in sorted(range(k), key=lambda c: -take[c]):
+        for group in sorted(range(q), key=lambda g: len(members[g]))[: take[c]]:
+            members[group].append(c)
+    wild: list[list[int]] = [[] for _ in range(q)]
+    for _ in range(jokers):
+        group = min(range(q), key=lambda g: len(members[g]) + len(wild[g]))
+        free = [c for c in range(k) if c not in members[group] and c not in wild[group]]
+        wild[group].append(free[0])
+    return [Group(value, tuple(sorted(members[g])), tuple(sorted(wild[g]))) for g in range(q)]

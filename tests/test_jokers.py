@@ -1,0 +1,203 @@
+"""Jokers and the table: the DP against the brute force and the ILP, hand cases, format."""
+
+import numpy as np
+import pytest
+
+from rumdiff.data.turns import draw_turn
+from rumdiff.puzzle import Puzzle, PuzzleFileError, Puzzles, format_puzzles, parse_puzzles
+from rumdiff.solve import solve
+from rumdiff.solve.arrangement import InvalidArrangement
+from rumdiff.solve.groups import joker_group_table, pair_code
+from rumdiff.solve.reference import solve_brute_force, solve_ilp
+
+P = Puzzle.from_tiles
+
+
+def _tiny(rng, kind):
+    """A tiny seeded puzzle with jokers: a random table, a table of valid sets, or
+    jokers alone."""
+    k, m, n = int(rng.integers(3, 6)), int(rng.integers(1, 4)), int(rng.integers(3, 8))
+    copies = (rng.random((n, k)) < 0.3) * rng.integers(1, m + 1, (n, k))
+    jokers = int(rng.integers(0, 5))
+    if kind == "random table":
+        table = (rng.random((n, k)) < rng.random() * 0.5) * copies
+        return Puzzle(copies, m=m, jokers=jokers, table=table,
+                      table_jokers=int(rng.integers(0, jokers + 1)))  # fmt: skip
+    if kind == "valid sets":
+        turn = draw_turn(rng, k=k, m=m, n=n, jokers=jokers, sets=2, rack=int(rng.integers(0, 6)))
+        return turn
+    return Puzzle(np.zeros((n, k), dtype=int), m=m, jokers=jokers,
+                  table_jokers=int(rng.integers(0, jokers + 1)))  # fmt: skip
+
+
+def _answer(solution_or_arrangement, puzzle, objective):
+    """What the twins return, from a solution of the DP or an arrangement of the ILP."""
+    found = getattr(solution_or_arrangement, "arrangement", solution_or_arrangement)
+    if found is None:
+        return None
+    score = found.check(puzzle)
+    if objective == "value":
+        return score
+    tiles = sum(r.tiles for r in found.runs) + sum(g.tiles for g in found.groups)
+    return tiles - int(puzzle.table_copies.sum()), score
+
+
+@pytest.mark.parametrize("kind", ["random table", "valid sets", "jokers alone"])
+@pytest.mark.parametrize("objective", ["value", "tiles"])
+def test_dp_equals_brute_force(kind, objective):
+    rng = np.random.default_rng(22)
+    compared = feasible = 0
+    while compared < 600:
+        puzzle = _tiny(rng, kind)
+        if puzzle.tiles > 12:
+            continue
+        compared += 1
+        expected = solve_brute_force(puzzle, objective=objective)
+        assert _answer(solve(puzzle, objective=objective), puzzle, objective) == expected, puzzle
+        feasible += expected is not None
+    assert feasible > 50  # the comparison is not all infeasible puzzles
+
+
+@pytest.mark.parametrize("objective", ["value", "tiles"])
+def test_ilp_equals_brute_force(objective):
+    rng = np.random.default_rng(23)
+    for index in range(150):
+        puzzle = _tiny(rng, ["random table", "valid sets", "jokers alone"][index % 3])
+        if puzzle.tiles > 12:
+            continue
+        expected = solve_brute_force(puzzle, objective=objective)
+        assert _answer(solve_ilp(puzzle, objective=objective), puzzle, objective) == expected
+
+
+def test_dp_equals_ilp_on_turns():
+    rng = np.random.default_rng(24)
+    for _ in range(25):
+        turn = draw_turn(rng, sets=int(rng.integers(3, 13)))
+        assert solve(turn).score == _answer(solve_ilp(turn), turn, "value")
+
+
+def test_dp_equals_ilp_with_jokers_and_drawn_shares():
+    rng = np.random.default_rng(25)
+    for _ in range(6):
+        copies = rng.choice(3, size=(30, 4), p=rng.dirichlet(np.ones(3)))
+        puzzle = Puzzle(copies, m=2, jokers=int(rng.integers(1, 3)))
+        assert solve(puzzle).score == _answer(solve_ilp(puzzle), puzzle, "value")
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "score"),
+    [
+        (P([], table=[(4, 0), (5, 0), (6, 0), "J"], n=13), 15),  # a joker ends a run
+        (P([], table=[(5, 0), (5, 1), (5, 2), "J"], n=13), 15),  # a joker in a group of 4
+        (P([], table=[(5, 0), (5, 1), (5, 2), "J"], k=3, m=1, n=13), None),  # no 4th colour
+        # A joker for 3b, whose only copy is in a run already (m = 1):
+        (P([], table=[(v, 0) for v in range(1, 6)] + ["J"], k=3, m=1, n=5), 15),
+        (P([(1, 0), (2, 0)], table=["J"], k=3, m=1, n=2), None),  # 1b 2b J needs n >= 3
+        (P([(1, 0), (2, 0)], table=["J"], k=3, m=1, n=3), 3),
+        (P([], jokers=1, table=["J", "J", "J"], n=13), 0),  # jokers alone form a set
+        (P([(13, 0)], table=["J", "J"], n=13), 13),  # 11b 12b 13b or 13b with 13g 13r
+    ],
+)
+def test_hand_cases(puzzle, score):
+    solution = solve(puzzle)
+    assert solution.score == score
+    assert solve_brute_force(puzzle) == score
+    if score is not None:
+        assert solution.arrangement.check(puzzle) == score
+
+
+def test_show_marks_what_a_joker_stands_for():
+    solution = solve(P([], table=[(5, 0), (5, 1), (5, 2), "J"], n=13))
+    assert str(solution.arrangement) == "group 5b 5g 5r J=5y"
+
+
+def test_check_refuses_an_unplaced_table_tile_or_joker():
+    from rumdiff.solve.arrangement import Arrangement, Run
+
+    puzzle = P([(1, 0), (2, 0), (3, 0)], table=[(4, 0), "J"], n=13)
+    with pytest.raises(InvalidArrangement, match="table tile 4b"):
+        Arrangement((Run(0, 1, 3, (3,)),)).check(puzzle)
+    with pytest.raises(InvalidArrangement, match="table joker"):
+        Arrangement((Run(0, 2, 4),)).check(puzzle)
+    assert Arrangement((Run(0, 1, 5, (5,)),)).check(puzzle) == 10
+
+
+def test_joker_group_table_matches_an_exhaustive_search():
+    from itertools import product
+
+    k, m, j = 4, 2, 2
+    table = joker_group_table(k, m, j)
+    pairs = [(left, req) for left in range(m + 1) for req in range(left + 1)]
+    for combo in product(pairs, repeat=k):
+        index = sum(pair_code(*pair) * len(pairs) ** c for c, pair in enumerate(combo))
+        for g in range(j + 1):
+            assert table[index, g] == _groups_exhaustive(combo, g, k), (combo, g)
+
+
+def _groups_exhaustive(combo, g, k):
+    """Most tiles in groups holding every required tile and exactly g jokers (-1: none)."""
+    from functools import cache
+    from itertools import combinations
+
+    @cache
+    def best(left, required, jokers):
+        if sum(left) == 0 or all(r == 0 for r in required):
+            done = 0 if jokers == 0 and sum(required) == 0 else -1
+        else:
+            done = -1
+        if sum(required) == 0 and jokers == 0:
+            done = 0
+        for size in range(0, k + 1):
+            for chosen in combinations([c for c in range(k) if left[c]], size):
+                for wild in range(0, min(jokers, k - size) + 1):
+                    if size + wild < 3:
+                        continue
+                    nl = list(left)
+                    nr = list(required)
+                    for c in chosen:
+                        nl[c] -= 1
+                        nr[c] = max(0, nr[c] - 1)
+                    rest = best(tuple(nl), tuple(nr), jokers - wild)
+                    if rest >= 0:
+                        done = max(done, size + rest)
+        return done
+
+    left = tuple(pair[0] for pair in combo)
+    required = tuple(pair[1] for pair in combo)
+    return best(left, required, g)
+
+
+def test_file_format_reads_jokers_and_a_table():
+    text = "2\n16\n2b 2b 2r J 8g 8r | 1b 1g 1r 4b 4g 4r 9b 10b 11b J\n3\n1b 2b 3b\n"
+    puzzles = parse_puzzles(text, n=13)
+    first, second = puzzles[0], puzzles[1]
+    assert (first.jokers, first.table_jokers, first.tiles) == (2, 1, 14)
+    assert int(first.table_copies.sum()) == 9
+    assert second.plain
+    again = parse_puzzles(format_puzzles(puzzles), n=13)
+    assert [p == q for p, q in zip(again, puzzles, strict=True)] == [True, True]
+
+
+def test_plain_files_are_written_as_before():
+    text = "1\n3\n1b 2b 3b\n"
+    assert format_puzzles(parse_puzzles(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("4\n1b | 2b | J\n", "2 '|'; at most one"),
+        ("5\nJ J J J J\n", "5 jokers; a puzzle holds at most 4"),
+        ("3\n1b J | 2b 3b\n", "declares 3 tiles but lists 4"),
+        ("2\n1b j\n", "'j' is not a tile"),
+    ],
+)
+def test_file_format_errors(line, problem):
+    with pytest.raises(PuzzleFileError, match=problem.replace("|", r"\|")):
+        parse_puzzles("1\n" + line, n=13)
+
+
+def test_puzzles_stack_keeps_jokers_and_table():
+    turn = draw_turn(np.random.default_rng(5))
+    stacked = Puzzles.from_list([turn, P([(1, 0)], n=13)])
+    assert stacked[0] == turn and stacked[1].plain
