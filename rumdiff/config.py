@@ -123,15 +123,28 @@ PERMUTATION_REPEATS = 3
 FEATURE_CHECK_ROWS = 200
 #: Fixed random puzzles whose features a model's sidecar fingerprints (rumdiff.model).
 FINGERPRINT_PUZZLES = 32
-#: Version of the model file layout (joblib pickle plus JSON sidecar); a model saved with
-#: another layout is refused.
-MODEL_FORMAT = 2
-#: joblib compression level of saved models (zlib, 0-9).
-MODEL_COMPRESS = 3
+#: Version of the model file layout (a skops file plus JSON sidecar); a model saved with
+#: another layout is refused, but for the pickles of MODEL_PICKLE_FORMAT when trusted.
+MODEL_FORMAT = 3
+#: The layout of earlier releases: a joblib pickle, which can run code when loaded, so it
+#: is loaded only when the caller trusts it (--trust-pickle).
+MODEL_PICKLE_FORMAT = 2
+#: zlib compression level of the saved model's archive (0-9).
+MODEL_COMPRESS = 6
+#: Types beyond those skops trusts by itself that a model file may hold, by full name:
+#: our feature transformer and scikit-learn's tree structure. Anything else is refused.
+MODEL_TRUSTED_TYPES = (
+    "rumdiff.features.transformer.PuzzleFeatures",
+    "sklearn.tree._tree.Tree",
+)
+#: Largest model sidecar read, in bytes (a real one is a few kB).
+MODEL_SIDECAR_BYTES = 1 << 20
 #: Largest size the default model may have on disk, in bytes.
 MODEL_MAX_BYTES = 10 * 2**20
 #: Default model, relative to the repository root (the folder that holds ``rumdiff/``).
-DEFAULT_MODEL = "models/default.joblib"
+DEFAULT_MODEL = "models/default.skops"
+#: File name of the model ``rumdiff train`` saves in its OUTDIR when given no --model.
+MODEL_NAME = "model.skops"
 #: Output formats of ``rumdiff predict``.
 PREDICT_FORMATS = ("table", "csv")
 #: Parallel workers for training when the user gives none (-1: every core). Results do

@@ -23,7 +23,7 @@ def register(subparsers) -> None:
         "dataset (rumdiff generate): grid search, stratified cross-validation on every "
         "row, final fits. Writes the classification report, confusion matrix, the score's "
         "predicted-against-true plot, feature importance, label distribution and "
-        "report.md into OUTDIR, and the model (a joblib pickle with a JSON sidecar). The "
+        "report.md into OUTDIR, and the model (a skops file with a JSON sidecar). The "
         "default grid is searched on a stratified subsample; see rumdiff.learn.training.",
     )
     parser.add_argument("dataset", help="dataset file (.parquet or .csv) with its .json sidecar")
@@ -75,8 +75,8 @@ def register(subparsers) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--model", default=None, metavar="PATH",
-        help="where to save the model (default: OUTDIR/model.joblib); the sidecar goes to "
-        "PATH.json. Model files are pickles: share and load only trusted ones",
+        help="where to save the model (default: OUTDIR/model.skops); the sidecar goes to "
+        "PATH.json. Model files are skops archives, which cannot run code when loaded",
     )  # fmt: skip
     parser.set_defaults(run=run)
 
@@ -102,7 +102,7 @@ def run(args) -> int:
 
     search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
     outdir = Path(args.outdir)
-    path = Path(args.model) if args.model else outdir / "model.joblib"
+    path = Path(args.model) if args.model else outdir / config.MODEL_NAME
     check_outputs(
         [args.dataset, metadata_path(args.dataset)],
         [path, models.sidecar_path(path), outdir / "report.md"],

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rumdiff import __version__, config
-from rumdiff.atomic import atomic_write, atomic_write_json
+from rumdiff.atomic import atomic_files, atomic_write, write_json
 
 __all__ = [
     "DatasetError",
@@ -114,10 +114,14 @@ def git_commit() -> dict:
 
 def atomic_write_frame(frame, path, fmt: str) -> None:
     """Write a DataFrame as Parquet or CSV (no index), atomically and durably."""
+    atomic_write(path, lambda temporary: _write_frame(frame, temporary, fmt))
+
+
+def _write_frame(frame, path, fmt: str) -> None:
     if fmt == "parquet":
-        atomic_write(path, lambda temporary: frame.to_parquet(temporary, index=False))
+        frame.to_parquet(path, index=False)
     else:
-        atomic_write(path, lambda temporary: frame.to_csv(temporary, index=False))
+        frame.to_csv(path, index=False)
 
 
 def read_frame(path, fmt: str):
@@ -252,7 +256,7 @@ def _format_1_solver(metadata: dict) -> str:
 
 
 def write_dataset(frame, path, metadata: dict | None = None) -> dict:
-    """Write a dataset and its sidecar atomically; return the metadata written.
+    """Write a dataset and its sidecar atomically, together; return the metadata written.
 
     The metadata gains ``file``, ``file_format``, ``rumdiff_version`` and ``columns``
     (name to dtype, which :func:`read_dataset` restores, so CSV and Parquet read back
@@ -267,6 +271,8 @@ def write_dataset(frame, path, metadata: dict | None = None) -> dict:
         rows=len(frame),
         columns={name: str(dtype) for name, dtype in frame.dtypes.items()},
     )
-    atomic_write_frame(frame, path, fmt)
-    atomic_write_json(metadata_path(path), metadata)
+    # Staged together: a sidecar that cannot be written leaves the old pair whole.
+    with atomic_files([path, metadata_path(path)]) as (table, sidecar):
+        _write_frame(frame, table, fmt)
+        write_json(sidecar, metadata)
     return metadata
