@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from rumdiff.cli import main
-from rumdiff.learn import PickleWarning, convert_pickle_model, load_model
+from rumdiff.learn import load_model
 from rumdiff.learn.model import ModelError, file_sha256, sidecar_path
 
 
@@ -69,6 +69,8 @@ def test_predict_refuses_a_pickle_in_one_line_and_runs_nothing(trained, tmp_path
 
 
 def test_a_trusted_legacy_pickle_loads_with_a_warning_and_converts_exactly(trained, tmp_path):
+    from rumdiff.learn import PickleWarning, convert_pickle_model
+
     model, _ = trained
     legacy = _pair(trained, tmp_path, "legacy.joblib")
     joblib.dump({"classifier": model.pipeline, "regressor": model.regressor}, legacy)

@@ -6,7 +6,7 @@ import sys
 
 from rumdiff import config
 from rumdiff.cli import DescribedHelpFormatter, UserError
-from rumdiff.cli.options import generation_options, integer
+from rumdiff.cli.options import generation_options, integer, write_error
 
 DESCRIPTION = """\
 Solve SAMPLES random puzzles per cell of a grid of p0 (percent of cells with 0 copies)
@@ -68,7 +68,7 @@ def run(args) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     except OSError as error:
-        raise UserError(f"cannot write into {args.outdir}: {error.strerror or error}") from None
+        raise write_error(error, args.outdir) from None
     if not args.quiet:
         worst = frame.loc[frame["mean_transitions"].idxmax()]
         print(

@@ -14,6 +14,7 @@ from rumdiff.cli.options import (
     name_list,
     number_list,
     scheduler_option,
+    write_error,
 )
 
 DESCRIPTION = """\
@@ -181,7 +182,7 @@ def _relabel(args) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     except OSError as error:
-        raise UserError(f"cannot write {args.out or args.relabel}: {error}") from None
+        raise write_error(error, args.out or args.relabel) from None
     if not args.quiet:
         print(f"relabelled {args.out or args.relabel}: {_summary(metadata)}", file=sys.stderr)
     return 0
@@ -200,7 +201,7 @@ def _puzzles_only(args) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     except OSError as error:
-        raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
+        raise write_error(error, args.out) from None
     if not args.quiet:
         print(
             f"wrote {len(generated):,} puzzles to {args.out} "
@@ -258,7 +259,7 @@ def run(args) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     except OSError as error:
-        raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
+        raise write_error(error, args.out) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     progress.close()

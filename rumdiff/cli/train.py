@@ -11,7 +11,13 @@ from pathlib import Path
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, integer, number_list, scheduler_option
+from rumdiff.cli.options import (
+    check_outputs,
+    integer,
+    number_list,
+    scheduler_option,
+    write_error,
+)
 
 
 def register(subparsers) -> None:
@@ -93,7 +99,7 @@ def _read(path: str):
 
 
 def run(args) -> int:
-    from rumdiff.atomic import atomic_copy, staged
+    from rumdiff.atomic import staged
     from rumdiff.cli.progress import format_duration
     from rumdiff.cluster import joblib_on_cluster
     from rumdiff.data.io import metadata_path
@@ -103,9 +109,13 @@ def run(args) -> int:
     search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
     outdir = Path(args.outdir)
     path = Path(args.model) if args.model else outdir / config.MODEL_NAME
+    reports = report.report_files(outdir, comparison=args.compare)
+    if {path.name, models.sidecar_path(path).name} & {made.name for made in reports}:
+        raise UserError(f"--model {path}: its name or its sidecar's is a report file's; rename it")
+    # Every file this run may write, reports included, against its inputs and each other.
     check_outputs(
         [args.dataset, metadata_path(args.dataset)],
-        [path, models.sidecar_path(path), outdir / "report.md"],
+        [path, models.sidecar_path(path), *reports],
     )
     thresholds = args.thresholds
     began = time.perf_counter()
@@ -124,19 +134,15 @@ def run(args) -> int:
         raise UserError(f"{args.dataset}: {error}") from None
     command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
     say("writing the report, figures and model")
+    # The model and its sidecar may live elsewhere; all land together, or none does.
+    elsewhere = {path.name: path, models.sidecar_path(path).name: models.sidecar_path(path)}
     try:
-        with staged(outdir) as stage:  # nothing lands in OUTDIR unless all succeed
+        with staged(outdir, elsewhere) as stage:
             saved = models.save_model(models.build_model(result), stage / path.name)
             saved = dataclasses.replace(saved, path=str(path))
             report.write_report(result, stage, model=saved, command=command, comparison=comparison)
-            if path.parent.resolve() != outdir.resolve():
-                # Elsewhere: copied as every output is written (links followed, devices
-                # written into), the model before its sidecar.
-                for made in (stage / path.name, models.sidecar_path(stage / path.name)):
-                    atomic_copy(made, path.parent / made.name)
-                    made.unlink()
     except OSError as error:
-        raise UserError(f"cannot write {error.filename or outdir}: {error.strerror}") from None
+        raise write_error(error, outdir) from None
     cv = saved.metadata["cv"]
     effort = cv["effort"]
     print(
