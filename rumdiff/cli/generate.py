@@ -223,19 +223,12 @@ def run(args) -> int:
     if args.puzzles_only:
         return _puzzles_only(args)
 
-    import signal
-
     from rumdiff.cli.progress import ProgressCallback, format_duration
     from rumdiff.cluster import ClusterError
     from rumdiff.data import DatasetSpec, build_dataset, work_dir
 
     progress = ProgressCallback()
-
-    def terminate(signum, frame):  # let kill clean up as Ctrl-C does
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
+    try:  # kill (SIGTERM) lands here as KeyboardInterrupt too (rumdiff.cli.main)
         spec = DatasetSpec(
             count=args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
             percentages=args.percentages, regime_weights=args.regime_weights,
@@ -260,8 +253,6 @@ def run(args) -> int:
         raise UserError(str(error)) from None
     except OSError as error:
         raise write_error(error, args.out) from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     progress.close()
     if not args.quiet:
         if metadata.get("already_complete"):
