@@ -18,6 +18,7 @@ from rumdiff.puzzle.files import (
     parse_puzzles,
     read_puzzles,
     scan_puzzles,
+    stream_puzzles,
     write_puzzles,
 )
 from rumdiff.puzzle.puzzle import Puzzle, Puzzles, as_copies, as_stack
@@ -39,6 +40,7 @@ __all__ = [
     "read_puzzles",
     "read_scores",
     "scan_puzzles",
+    "stream_puzzles",
     "write_puzzles",
     "write_scores",
 ]

@@ -38,6 +38,7 @@ __all__ = [
     "read_puzzles",
     "iter_puzzles",
     "scan_puzzles",
+    "stream_puzzles",
     "format_puzzles",
     "write_puzzles",
 ]
@@ -47,6 +48,8 @@ _TILE = re.compile(r"([0-9]+)([A-Za-z])")
 _TILES = re.compile(r"[0-9]{1,9}[a-z](?: [0-9]{1,9}[a-z])*")
 _LETTERS_TO_SPACES = str.maketrans({chr(c): " " for c in range(ord("a"), ord("z") + 1)})
 _KEEP_LETTERS = str.maketrans({c: None for c in "0123456789 "})
+#: Bytes no puzzle line holds: control characters other than tab (CR is named apart).
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: Longest digit string accepted before a number is called too large.
 _MAX_DIGITS = 9
 
@@ -95,6 +98,11 @@ def _stream_lines(stream, path: str):
                 raise PuzzleFileError(path, 1, "empty file")
             return
         number += 1
+        control = _CONTROL.search(raw)
+        if control is not None:  # named as what it is, not as a miscounted tile
+            byte = control.group()[0]
+            what = "NUL byte" if byte == 0 else f"control character 0x{byte:02x}"
+            raise PuzzleFileError(path, number, f"{what} at column {control.start() + 1}")
         if len(raw) > config.PUZZLE_LINE_BYTES:
             raise PuzzleFileError(
                 path, number, f"line longer than {config.PUZZLE_LINE_BYTES:,} bytes"
@@ -278,6 +286,8 @@ def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzl
 
 
 def _open(path: str):
+    if path == "-" and (sys.stdin is None or sys.stdin.closed):
+        raise PuzzleFileError(path, 0, "cannot read: standard input is closed")
     try:
         return sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as error:
@@ -341,6 +351,36 @@ def iter_puzzles(
         if len(block) == size:
             yield _stack(block, name, k=k, m=m, n=n)
             block = []
+    if block:
+        yield _stack(block, name, k=k, m=m, n=n)
+
+
+def stream_puzzles(
+    path, *, k: int | None = None, m: int = config.M, n: int | None = None,
+    cells: int = config.PUZZLE_BLOCK_CELLS, name=None,
+):  # fmt: skip
+    """Read a puzzle file once, front to back, in blocks: for standard input and pipes,
+    which cannot be read twice (and are never copied whole anywhere).
+
+    As :func:`iter_puzzles`, but k and n may be None: each block then takes the
+    defaults of :func:`read_puzzles` from its own puzzles, so blocks may differ in shape.
+    A block holds about ``cells`` cells at the largest value read so far.
+
+    Yields
+    ------
+    Puzzles
+    """
+    path = str(path)
+    name = path if name is None else name
+    _check_shape(name, k, m, n)
+    block, held = [], 0
+    for record in _file_records(path, k=k, m=m, n=n, name=name):
+        block.append(record)
+        values = record[1]
+        held = max(held, int(values.max()) if values.size else 1)
+        if len(block) * held * (k or config.MAX_K) >= cells:
+            yield _stack(block, name, k=k, m=m, n=n)
+            block, held = [], 0
     if block:
         yield _stack(block, name, k=k, m=m, n=n)
 
