@@ -218,6 +218,16 @@ DATASET_FORMAT = 2
 MAX_MEMORY_GB = 4.0
 #: Bytes a generated puzzle row costs beyond its n * k copies (columns, encodings).
 ROW_BYTES = 1_000
+#: Training plans for this many bytes of memory per byte of its dataset's data (a CSV's
+#: size, a Parquet file's uncompressed size): the table as read, its feature matrix,
+#: labels and folds. The 400,000 rows of the default model plan for 2.1 GiB.
+TRAIN_BYTES_PER_BYTE = 6
+#: And for this many bytes per column of the file, whatever its rows (pandas' own cost).
+COLUMN_BYTES = 4_096
+#: Longest CSV header line a dataset may have, and most columns: a real dataset has
+#: about 70 (rumdiff.data.sizing).
+DATASET_HEADER_BYTES = 1 << 20
+DATASET_MAX_COLUMNS = 10_000
 
 #: Cells (values x colours) of the puzzles read from a file at a time by the commands
 #: that stream it (solve, features, predict): 2,500 puzzles G(4, ., 100).

@@ -252,3 +252,50 @@ def test_a_nul_byte_is_named_as_such(tmp_path, capsys, command):
     assert capsys.readouterr().err == (
         f"rumdiff {command}: error: {file}:3: NUL byte at column 3\n"
     )
+
+
+@linux
+def test_puzzles_only_stays_within_max_memory(tmp_path):
+    # 250 puzzles G(6, 3, 10000): their text took 2.2 MB each in memory at once.
+    out = tmp_path / "p.in"
+    argv = ["generate", str(out), "--puzzles-only", "-k", "6", "-m", "3", "-n", "10000",
+            "--count", "250", "--max-memory", "0.5", "-q"]  # fmt: skip
+    code, peak, err = _run_capped(argv)
+    assert code == 0, err
+    assert peak < PEAK_MB
+    with open(out) as stream:
+        assert stream.readline() == "250\n"
+
+
+@linux
+def test_train_reads_the_header_of_a_million_columns_first(tmp_path):
+    wide = tmp_path / "wide.csv"
+    with open(wide, "w") as stream:
+        stream.write(",".join(f"c{i}" for i in range(1_000_000)) + "\n")
+        for _ in range(3):
+            stream.write(",".join(["0"] * 1_000_000) + "\n")
+    code, peak, err = _run_capped(["train", str(wide), "-o", str(tmp_path / "out")])
+    assert code == 1
+    assert err == (
+        f"rumdiff train: error: {wide}: header line longer than 1,048,576 bytes; "
+        "not a rumdiff dataset\n"
+    )
+    assert peak < PEAK_MB and not (tmp_path / "out").exists()
+
+
+def test_train_refuses_a_dataset_over_max_memory_before_reading_it(dataset, tmp_path, capsys):
+    argv = ["train", str(dataset), "-o", str(tmp_path / "out"), "--max-memory", "0.0001"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "over the limit of 0.0001 GiB; raise --max-memory" in err
+
+
+def test_train_ignores_columns_it_does_not_know(dataset, tmp_path, tiny_grid):
+    from rumdiff.data import read_dataset, read_sidecar, write_dataset
+
+    frame = read_dataset(dataset)
+    frame["stray"] = "x" * 50
+    data = tmp_path / "d.csv"
+    write_dataset(frame, data, read_sidecar(dataset))
+    argv = ["train", str(data), "-o", str(tmp_path / "out"), "--folds", "3", "--jobs", "1", "-q"]
+    assert main(argv) == 0

@@ -15,6 +15,7 @@ from rumdiff.cli.options import (
     check_outputs,
     integer,
     number_list,
+    positive,
     scheduler_option,
     write_error,
 )
@@ -75,6 +76,11 @@ def register(subparsers) -> None:
         "-q", "--quiet", action="store_true", help="no progress lines, only the results"
     )
     parser.add_argument(
+        "--max-memory", type=positive, default=config.MAX_MEMORY_GB, metavar="GB",
+        help="refuse, before reading it, a dataset whose training could need more memory "
+        "than this, in GiB (its header and size decide)",
+    )  # fmt: skip
+    parser.add_argument(
         "--compare", action="store_true",
         help="also cross-validate the thesis and extended feature sets on the same folds "
         "and write one table (compare.md, compare.csv)",
@@ -87,13 +93,20 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _read(path: str):
+def _read(path: str, max_memory_gb: float):
+    """The dataset and its sidecar; its header and size are checked first, and only the
+    columns rumdiff knows are read."""
     from rumdiff.data import DatasetError, read_dataset, read_sidecar
+    from rumdiff.data.sizing import check_dataset_memory, dataset_columns_known, header_columns
 
     if not Path(path).is_file():
         raise UserError(f"{path}: dataset file not found")
     try:
-        return read_dataset(path), read_sidecar(path)
+        metadata = read_sidecar(path)
+        check_dataset_memory(path, max_memory_gb)
+        known = dataset_columns_known(metadata)
+        columns = [name for name in dict.fromkeys(header_columns(path)) if name in known]
+        return read_dataset(path, columns=columns), metadata
     except (OSError, DatasetError) as error:
         raise UserError(str(error)) from None
 
@@ -125,7 +138,7 @@ def run(args) -> int:
             at = format_duration(time.perf_counter() - began)
             print(f"  {step} (at {at})", flush=True)
 
-    frame, metadata = _read(args.dataset)
+    frame, metadata = _read(args.dataset, args.max_memory)
     where = joblib_on_cluster(args.scheduler) if args.scheduler else contextlib.nullcontext()
     try:
         with where:

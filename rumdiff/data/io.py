@@ -124,17 +124,20 @@ def _write_frame(frame, path, fmt: str) -> None:
         frame.to_csv(path, index=False)
 
 
-def read_frame(path, fmt: str):
-    """Read a Parquet or CSV table written by :func:`atomic_write_frame`."""
+def read_frame(path, fmt: str, columns=None):
+    """Read a Parquet or CSV table written by :func:`atomic_write_frame`: every column,
+    or only those named in ``columns``."""
     import pandas as pd
 
     try:
         if fmt == "parquet":
-            return pd.read_parquet(path)
+            return pd.read_parquet(path, columns=None if columns is None else list(columns))
         # Puzzle texts are digits: read them as text. Floats must come back bit for bit:
         # pandas 3 parses them exactly by default and deprecates asking for it.
         exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
         text = {"puzzle": "str", "mode": "str", "method": "str"}
+        if columns is not None:
+            exact["usecols"] = list(columns)
         return pd.read_csv(path, dtype=text, **exact)
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such file") from None
@@ -170,8 +173,9 @@ def cast_columns(frame, dtypes: dict):
     return frame
 
 
-def read_dataset(path):
-    """Read a dataset; columns get the dtypes its sidecar records (or the standard ones).
+def read_dataset(path, columns=None):
+    """Read a dataset (every column, or those named in ``columns``); columns get the dtypes
+    its sidecar records (or the standard ones).
 
     A format-1 dataset (rumdiff 0.1) comes back in today's layout: its effort columns
     are the reference search's when its sidecar records beam width 0 (that solver counted
@@ -182,7 +186,7 @@ def read_dataset(path):
     pandas.DataFrame
     """
     fmt = dataset_format(path)
-    frame = read_frame(path, fmt)
+    frame = read_frame(path, fmt, columns)
     sidecar = metadata_path(path)
     metadata = read_metadata(sidecar) if sidecar.exists() else {}
     _check_sidecar(sidecar, metadata)

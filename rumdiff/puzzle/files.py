@@ -28,7 +28,7 @@ import sys
 import numpy as np
 
 from rumdiff import config
-from rumdiff.atomic import atomic_write_text
+from rumdiff.atomic import atomic_open
 from rumdiff.puzzle.puzzle import Puzzles
 from rumdiff.validation import whole
 
@@ -412,7 +412,12 @@ def scan_puzzles(
 
 def format_puzzles(puzzles: Puzzles) -> str:
     """The text of a puzzle file holding ``puzzles``."""
-    out = [str(len(puzzles))]
+    return "".join(_puzzle_lines(puzzles))
+
+
+def _puzzle_lines(puzzles: Puzzles):
+    """The text of a puzzle file in pieces: the count, then a puzzle (two lines) a piece."""
+    yield f"{len(puzzles)}\n"
     for copies in puzzles.copies:
         tiles = [
             f"{v + 1}{config.COLOURS[c]}"
@@ -420,11 +425,12 @@ def format_puzzles(puzzles: Puzzles) -> str:
             for c in range(copies.shape[1])
             for _ in range(int(copies[v, c]))
         ]
-        out.append(str(len(tiles)))
-        out.append(" ".join(tiles))
-    return "\n".join(out) + "\n"
+        yield f"{len(tiles)}\n{' '.join(tiles)}\n"
 
 
 def write_puzzles(path, puzzles: Puzzles) -> None:
-    """Write ``puzzles`` in the thesis file format, atomically."""
-    atomic_write_text(path, format_puzzles(puzzles), encoding="ascii")
+    """Write ``puzzles`` in the thesis file format, atomically, a puzzle at a time (the
+    text of a large file would take many times the memory of its puzzles)."""
+    with atomic_open(path, encoding="ascii") as stream:
+        for piece in _puzzle_lines(puzzles):
+            stream.write(piece)
