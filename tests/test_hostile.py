@@ -299,3 +299,20 @@ def test_train_ignores_columns_it_does_not_know(dataset, tmp_path, tiny_grid):
     write_dataset(frame, data, read_sidecar(dataset))
     argv = ["train", str(data), "-o", str(tmp_path / "out"), "--folds", "3", "--jobs", "1", "-q"]
     assert main(argv) == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["generate", "{tmp}/d.csv", "--count", "1"],
+        ["explore", "{tmp}/explore", "--samples", "1"],
+    ],
+)
+def test_a_puzzle_over_the_search_budget_is_one_line(tmp_path, capsys, argv):
+    # G(6, 3, 2000) is inside the documented limits, but its reference search is not.
+    argv = [arg.format(tmp=tmp_path) for arg in argv]
+    shape = ["-k", "6", "-m", "3", "-n", "2000", "--jobs", "1", "-q"]
+    assert main([*argv, *shape]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"rumdiff {argv[0]}: error: ")
+    assert "the reference search needed more than" in err and "use a smaller n" in err

@@ -7,6 +7,7 @@ import sys
 from rumdiff import config
 from rumdiff.cli import DescribedHelpFormatter, UserError
 from rumdiff.cli.options import (
+    budget_error,
     check_memory,
     check_outputs,
     generation_options,
@@ -226,6 +227,7 @@ def run(args) -> int:
     from rumdiff.cli.progress import ProgressCallback, format_duration
     from rumdiff.cluster import ClusterError
     from rumdiff.data import DatasetSpec, build_dataset, work_dir
+    from rumdiff.solve import SolverBudgetError
 
     progress = ProgressCallback()
     try:  # kill (SIGTERM) lands here as KeyboardInterrupt too (rumdiff.cli.main)
@@ -251,6 +253,9 @@ def run(args) -> int:
         raise UserError(f"{error}{kept if work_dir(args.out).exists() else ''}") from None
     except ValueError as error:
         raise UserError(str(error)) from None
+    except SolverBudgetError as error:
+        progress.close()
+        raise budget_error(error, labels=args.label_by == "search") from None
     except OSError as error:
         raise write_error(error, args.out) from None
     progress.close()

@@ -24,6 +24,7 @@ __all__ = [
     "output_stream",
     "puzzle_options",
     "shape_options",
+    "budget_error",
     "write_error",
     "puzzle_blocks",
     "scheduler_option",
@@ -197,6 +198,16 @@ def write_error(error: OSError, default) -> UserError:
     """A one-line error for an output that could not be written, naming the file that
     failed (the error's own, else ``default``)."""
     return UserError(f"cannot write {error.filename or default}: {error.strerror or error}")
+
+
+def budget_error(error, *, labels: bool) -> UserError:
+    """A one-line error for a puzzle over the reference search's state budget: the search
+    effort is defined by that search, so only smaller puzzles (or, for labels, another
+    measure) can go on."""
+    advice = "use a smaller n or k, or fewer copies (-m)"
+    if labels:
+        advice += "; or label by the fast solver (--label-by solver), which falls back to the ILP"
+    return UserError(f"{error}; {advice}")
 
 
 def silence_stdout() -> None:
