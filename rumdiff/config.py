@@ -229,6 +229,9 @@ COLUMN_BYTES = 4_096
 DATASET_HEADER_BYTES = 1 << 20
 DATASET_MAX_COLUMNS = 10_000
 
+#: Most characters of a user's input that a message quotes (rumdiff.validation.quoted).
+QUOTE_CHARS = 200
+
 #: Cells (values x colours) of the puzzles read from a file at a time by the commands
 #: that stream it (solve, features, predict): 2,500 puzzles G(4, ., 100).
 PUZZLE_BLOCK_CELLS = 1_000_000

@@ -126,6 +126,7 @@ def main(argv=None) -> int:
     from rumdiff.cluster import ClusterError
     from rumdiff.processes import WorkerError
     from rumdiff.puzzle import PuzzleFileError
+    from rumdiff.validation import one_line
 
     try:
         with signals.stop_on_signals():
@@ -135,7 +136,7 @@ def main(argv=None) -> int:
                 # A signal handled inside a compiled (numba) kernel comes out wrapped.
                 raise signals.interrupt_behind(error) or error from None
     except (UserError, PuzzleFileError, ClusterError, WorkerError) as error:
-        print(f"rumdiff {args.command}: error: {error}", file=sys.stderr)
+        print(f"rumdiff {args.command}: error: {one_line(str(error))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt as stop:  # the clean-up has run; exit as the signal asks
         terminated = isinstance(stop, signals.Terminated)

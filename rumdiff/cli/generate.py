@@ -135,8 +135,9 @@ def _dataset_options(parser) -> None:
     parser.add_argument(
         "--resume", action="store_true",
         help="continue the unfinished run of OUT (same options); nothing to do if OUT is "
-        "already complete with them; otherwise start afresh "
-        "(default: off)",
+        "already complete with them (only relabel it if asked for other labels); otherwise "
+        "start afresh, but never over an OUT that is no finished dataset (another "
+        "command's file) (default: off)",
     )  # fmt: skip
     parser.add_argument(
         "--puzzles-only", action="store_true",
@@ -260,7 +261,9 @@ def run(args) -> int:
         raise write_error(error, args.out) from None
     progress.close()
     if not args.quiet:
-        if metadata.get("already_complete"):
+        if metadata.get("relabelled"):
+            print(f"{args.out} was complete; relabelled it: {_summary(metadata)}", file=sys.stderr)
+        elif metadata.get("already_complete"):
             print(f"{args.out} is already complete; {_summary(metadata)}", file=sys.stderr)
         else:
             print(

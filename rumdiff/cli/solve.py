@@ -18,6 +18,7 @@ from rumdiff.cli.options import (
     puzzle_options,
     scheduler_option,
 )
+from rumdiff.validation import one_line
 
 STATS_COLUMNS = (
     "puzzle", "k", "m", "n", "score", "lower", "upper", "removed", "segments", "dp_segments",
@@ -110,7 +111,7 @@ def run(args) -> int:
                     line += f"\n# puzzle {number}\n" + (shown + "\n" if shown else "") + "#"
                 if error is not None:
                     failed += 1
-                    print(f"rumdiff solve: error: {args.name}: puzzle {number}: {error}",
+                    print(one_line(f"rumdiff solve: error: {args.name}: puzzle {number}: {error}"),
                           file=sys.stderr)  # fmt: skip
                 scores.write(line + "\n")
                 if rows is not None:

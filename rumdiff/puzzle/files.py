@@ -30,7 +30,7 @@ import numpy as np
 from rumdiff import config
 from rumdiff.atomic import atomic_open
 from rumdiff.puzzle.puzzle import Puzzles
-from rumdiff.validation import whole
+from rumdiff.validation import quoted, whole
 
 __all__ = [
     "PuzzleFileError",
@@ -119,7 +119,9 @@ def _stream_lines(stream, path: str):
 
 def _integer(token: str, path: str, line: int, what: str) -> int:
     if not token.isdigit() or not token.isascii():
-        raise PuzzleFileError(path, line, f"{what} must be a non-negative integer, got {token!r}")
+        raise PuzzleFileError(
+            path, line, f"{what} must be a non-negative integer, got {quoted(token)}"
+        )
     if len(token.lstrip("0")) > _MAX_DIGITS:
         raise PuzzleFileError(path, line, f"{what} {token[:20]}... is too large")
     return int(token)
@@ -131,7 +133,7 @@ def _count(numbered: tuple[int, str], path: str, what: str) -> int:
     if not fields:
         raise PuzzleFileError(path, number, f"blank line where {what} was expected")
     if len(fields) != 1:
-        raise PuzzleFileError(path, number, f"expected only {what}, got {line!r}")
+        raise PuzzleFileError(path, number, f"expected only {what}, got {quoted(line)}")
     return _integer(fields[0], path, number, what)
 
 
@@ -241,21 +243,21 @@ def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
         match = _TILE.fullmatch(token)
         if match is None:
             raise PuzzleFileError(
-                path, line, f"{token!r} is not a tile (value then colour, like 7b)"
+                path, line, f"{quoted(token)} is not a tile (value then colour, like 7b)"
             )
-        value = _integer(match.group(1), path, line, f"tile {token!r}: value")
+        value = _integer(match.group(1), path, line, f"tile {quoted(token)}: value")
         colour = letters.find(match.group(2))
         if colour < 0:
             raise PuzzleFileError(
                 path,
                 line,
-                f"tile {token!r}: unknown colour {match.group(2)!r} (expected one of "
+                f"tile {quoted(token)}: unknown colour {match.group(2)!r} (expected one of "
                 f"{', '.join(letters)})",
             )
         if value < 1:
-            raise PuzzleFileError(path, line, f"tile {token!r}: value must be at least 1")
+            raise PuzzleFileError(path, line, f"tile {quoted(token)}: value must be at least 1")
         if n is not None and value > n:
-            raise PuzzleFileError(path, line, f"tile {token!r}: value outside 1..{n}")
+            raise PuzzleFileError(path, line, f"tile {quoted(token)}: value outside 1..{n}")
         values.append(value)
         colours.append(colour)
     return np.asarray(values, dtype=np.int64), np.asarray(colours, dtype=np.int64)
