@@ -93,6 +93,8 @@ def test_a_signal_mid_write_removes_the_temporary_output(
         argv += ["--model", trained[0].path]
     elif command == "features":
         argv += ["-n", "20"]
+    else:  # no progress bar on stderr
+        argv += ["-q"]
     exit_code, err, left = _signal_when(argv, lambda pid: _temporaries(tmp_path), signum)
     assert (exit_code, err) == (code, f"rumdiff {command}: {word}\n"), err
     assert _temporaries(tmp_path) == [] and left == 0

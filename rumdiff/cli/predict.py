@@ -48,7 +48,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from rumdiff.learn.legacy import PickleWarning
+    from rumdiff.learn.archive import PickleWarning
     from rumdiff.learn.model import ModelError, load_model
     from rumdiff.learn.prediction import default_model_path, format_table, predict, to_csv
     from rumdiff.learn.sidecar import sidecar_path

@@ -7,12 +7,14 @@
 - ``compare``: feature sets side by side on the same folds;
 - ``model``: saved models (a skops file plus a JSON sidecar), checked when loaded;
 - ``archive``: the skops file, built from trusted types only, and checks of its trees;
-- ``legacy``: pickles of earlier releases, loaded only when trusted, and converted;
+  pickles of earlier releases, loaded only when trusted;
+- ``legacy``: those pickles converted to skops files;
 - ``prediction``: the difficulty of new puzzles with a saved model (:func:`predict`).
 """
 
+from rumdiff.learn.archive import PickleWarning
 from rumdiff.learn.compare import compare_feature_sets
-from rumdiff.learn.legacy import PickleWarning, convert_pickle_model
+from rumdiff.learn.legacy import convert_pickle_model
 from rumdiff.learn.model import Model, ModelError, build_model, load_model, save_model
 from rumdiff.learn.prediction import default_model_path, predict
 from rumdiff.learn.training import TrainResult, train

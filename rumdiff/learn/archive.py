@@ -1,5 +1,8 @@
 """Model archives: the skops file that holds a model's forests, and checks of its trees.
 
+(And the pickles of earlier releases, which :func:`load_pickle` opens only for a caller
+that trusts them: unpickling runs whatever code the file names.)
+
 skops saves objects as a zip of JSON and arrays and rebuilds them from that description,
 never by unpickling, so loading cannot run code. :func:`load_archive` lets it build only
 the types skops trusts itself and ``config.MODEL_TRUSTED_TYPES``. One of those,
@@ -11,6 +14,7 @@ outside its arrays or loop for ever.
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +22,7 @@ import numpy as np
 from rumdiff import config
 from rumdiff.learn.sidecar import ModelError
 
-__all__ = ["check_forest", "dump_archive", "load_archive"]
+__all__ = ["PickleWarning", "check_forest", "dump_archive", "load_archive", "load_pickle"]
 
 #: What a quoted error from skops may add to a message, at most.
 _QUOTE = 200
@@ -103,3 +107,33 @@ def _tree_problem(tree, n_features: int, n_classes: int | None) -> str | None:
     if np.any(feature[split] < 0) or np.any(feature[split] >= n_features):
         return "a split on a feature that does not exist"
     return None
+
+
+class PickleWarning(UserWarning):
+    """A model file was loaded as a pickle, which can run arbitrary code."""
+
+
+def load_pickle(path: Path):
+    """Unpickle a model file the caller trusts, with a :class:`PickleWarning`.
+
+    Raises
+    ------
+    ModelError
+        If it cannot be unpickled.
+    """
+    import joblib
+
+    warnings.warn(
+        f"{path}: loading a pickle, which can run arbitrary code; convert it to a skops "
+        "model file (rumdiff.learn.convert_pickle_model)",
+        PickleWarning,
+        stacklevel=3,
+    )
+    try:
+        with warnings.catch_warnings():
+            # Same minor version (the sidecar says so): patch releases keep the tree format.
+            warnings.filterwarnings("ignore", message=".*Trying to unpickle estimator")
+            return joblib.load(path)
+    except Exception as error:  # a damaged pickle raises almost anything
+        first = (str(error).splitlines() or [""])[0][:200]
+        raise ModelError(f"{path}: cannot load ({type(error).__name__}: {first})") from None

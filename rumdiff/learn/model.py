@@ -16,8 +16,8 @@ only the types skops trusts itself and ``config.MODEL_TRUSTED_TYPES``. We chose 
 over a format of our own because it is made for scikit-learn's estimators (trees
 included) and keeps up with their internals. Which loader runs depends on the caller,
 never on the files: a pickle (the layout of earlier releases) is opened only with
-``trust_pickle=True`` (:mod:`rumdiff.learn.legacy`), whatever its sidecar claims, and
-with a :class:`~rumdiff.learn.legacy.PickleWarning`.
+``trust_pickle=True`` (:func:`rumdiff.learn.archive.load_pickle`), whatever its sidecar claims, and
+with a :class:`~rumdiff.learn.archive.PickleWarning`.
 
 :func:`load_model` refuses, with a one-line :class:`ModelError`, everything
 :func:`rumdiff.learn.sidecar.read_model_sidecar` refuses, a file that does not match its
@@ -300,7 +300,7 @@ def load_model(path, *, trust_pickle: bool = False) -> Model:
     trust_pickle : bool
         Also load a pickle saved by an earlier release, which can run arbitrary code:
         only for a file from a source you trust. Warns
-        (:class:`~rumdiff.learn.legacy.PickleWarning`) when it does.
+        (:class:`~rumdiff.learn.archive.PickleWarning`) when it does.
 
     Raises
     ------
@@ -325,7 +325,7 @@ def load_model(path, *, trust_pickle: bool = False) -> Model:
                 f"{path}: not a skops model file; if it is a pickle saved by an earlier "
                 f"rumdiff, it can run code when loaded: {PICKLE_HINT}"
             ) from None
-        from rumdiff.learn.legacy import load_pickle
+        from rumdiff.learn.archive import load_pickle
 
         content = load_pickle(path)
     _check_content(path, content, metadata)

@@ -30,7 +30,7 @@ import numpy as np
 from rumdiff import config
 from rumdiff.atomic import atomic_open
 from rumdiff.puzzle.puzzle import Puzzles
-from rumdiff.validation import quoted, whole
+from rumdiff.validation import control_character, quoted, whole
 
 __all__ = [
     "PuzzleFileError",
@@ -38,7 +38,6 @@ __all__ = [
     "read_puzzles",
     "iter_puzzles",
     "scan_puzzles",
-    "stream_puzzles",
     "format_puzzles",
     "write_puzzles",
 ]
@@ -48,8 +47,6 @@ _TILE = re.compile(r"([0-9]+)([A-Za-z])")
 _TILES = re.compile(r"[0-9]{1,9}[a-z](?: [0-9]{1,9}[a-z])*")
 _LETTERS_TO_SPACES = str.maketrans({chr(c): " " for c in range(ord("a"), ord("z") + 1)})
 _KEEP_LETTERS = str.maketrans({c: None for c in "0123456789 "})
-#: Bytes no puzzle line holds: control characters other than tab (CR is named apart).
-_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: Longest digit string accepted before a number is called too large.
 _MAX_DIGITS = 9
 
@@ -98,11 +95,8 @@ def _stream_lines(stream, path: str):
                 raise PuzzleFileError(path, 1, "empty file")
             return
         number += 1
-        control = _CONTROL.search(raw)
-        if control is not None:  # named as what it is, not as a miscounted tile
-            byte = control.group()[0]
-            what = "NUL byte" if byte == 0 else f"control character 0x{byte:02x}"
-            raise PuzzleFileError(path, number, f"{what} at column {control.start() + 1}")
+        if problem := control_character(raw):  # named as it is, not as a miscounted tile
+            raise PuzzleFileError(path, number, problem)
         if len(raw) > config.PUZZLE_LINE_BYTES:
             raise PuzzleFileError(
                 path, number, f"line longer than {config.PUZZLE_LINE_BYTES:,} bytes"
@@ -357,36 +351,6 @@ def iter_puzzles(
         yield _stack(block, name, k=k, m=m, n=n)
 
 
-def stream_puzzles(
-    path, *, k: int | None = None, m: int = config.M, n: int | None = None,
-    cells: int = config.PUZZLE_BLOCK_CELLS, name=None,
-):  # fmt: skip
-    """Read a puzzle file once, front to back, in blocks: for standard input and pipes,
-    which cannot be read twice (and are never copied whole anywhere).
-
-    As :func:`iter_puzzles`, but k and n may be None: each block then takes the
-    defaults of :func:`read_puzzles` from its own puzzles, so blocks may differ in shape.
-    A block holds about ``cells`` cells at the largest value read so far.
-
-    Yields
-    ------
-    Puzzles
-    """
-    path = str(path)
-    name = path if name is None else name
-    _check_shape(name, k, m, n)
-    block, held = [], 0
-    for record in _file_records(path, k=k, m=m, n=n, name=name):
-        block.append(record)
-        values = record[1]
-        held = max(held, int(values.max()) if values.size else 1)
-        if len(block) * held * (k or config.MAX_K) >= cells:
-            yield _stack(block, name, k=k, m=m, n=n)
-            block, held = [], 0
-    if block:
-        yield _stack(block, name, k=k, m=m, n=n)
-
-
 def scan_puzzles(
     path, *, k: int | None = None, m: int = config.M, n: int | None = None, name=None
 ) -> tuple[int, int, int]:
@@ -417,8 +381,7 @@ def format_puzzles(puzzles: Puzzles) -> str:
     return "".join(_puzzle_lines(puzzles))
 
 
-def _puzzle_lines(puzzles: Puzzles):
-    """The text of a puzzle file in pieces: the count, then a puzzle (two lines) a piece."""
+def _puzzle_lines(puzzles: Puzzles):  # the file's text: the count, then a puzzle a piece
     yield f"{len(puzzles)}\n"
     for copies in puzzles.copies:
         tiles = [
@@ -431,8 +394,7 @@ def _puzzle_lines(puzzles: Puzzles):
 
 
 def write_puzzles(path, puzzles: Puzzles) -> None:
-    """Write ``puzzles`` in the thesis file format, atomically, a puzzle at a time (the
-    text of a large file would take many times the memory of its puzzles)."""
+    """Write ``puzzles`` in the thesis file format, atomically, a puzzle at a time."""
     with atomic_open(path, encoding="ascii") as stream:
         for piece in _puzzle_lines(puzzles):
             stream.write(piece)
