@@ -7,6 +7,7 @@ are ready, and a failed rename puts the old pair back.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -117,44 +118,38 @@ def test_train_refuses_a_model_sidecar_that_is_a_folder_before_any_work(
     assert sorted(os.listdir(out)) == ["model.skops", "model.skops.json"]
 
 
-def _immutable(path: Path) -> bool:
-    """Make ``path`` immutable (chattr +i), if this machine lets us."""
-    if shutil.which("chattr") is None:
-        return False
-    done = subprocess.run(["chattr", "+i", str(path)], capture_output=True)
-    return done.returncode == 0
+@contextlib.contextmanager
+def _old_pair_frozen(first: Path, second: Path, texts=("old data", "old sidecar")):
+    """Write an old pair and make its second file immutable (chattr +i) for the block;
+    skip when this machine does not let us (root on ext4 and kin)."""
+    first.write_text(texts[0])
+    second.write_text(texts[1])
+    if (
+        shutil.which("chattr") is None
+        or subprocess.run(["chattr", "+i", str(second)], capture_output=True).returncode
+    ):
+        pytest.skip("chattr +i is not available here")
+    try:
+        yield
+        assert (first.read_text(), second.read_text()) == texts  # the old pair, whole
+        assert not [name for name in os.listdir(first.parent) if name.endswith(".tmp")]
+    finally:
+        subprocess.run(["chattr", "-i", str(second)], check=True)
 
 
 def test_generate_with_an_immutable_sidecar_keeps_the_old_pair(tmp_path, capsys):
     out, sidecar = tmp_path / "d.csv", tmp_path / "d.csv.json"
-    out.write_text("old dataset\n")
-    sidecar.write_text("{}\n")
-    if not _immutable(sidecar):
-        pytest.skip("chattr +i is not available here (needs root on ext4 and kin)")
-    try:
+    with _old_pair_frozen(out, sidecar):
         argv = ["generate", str(out), "--count", "20", "-n", "20", "--jobs", "1", "-q"]
         assert main(argv) == 1
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and f"cannot write {sidecar}:" in err
-        assert out.read_text() == "old dataset\n" and sidecar.read_text() == "{}\n"
-        assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
-    finally:
-        subprocess.run(["chattr", "-i", str(sidecar)], check=True)
 
 
 def test_save_model_with_an_immutable_sidecar_keeps_the_old_pair(trained, tmp_path):
     from rumdiff.learn import save_model
 
-    model, _ = trained
     target, sidecar = tmp_path / "m.skops", tmp_path / "m.skops.json"
-    target.write_text("old model")
-    sidecar.write_text("old sidecar")
-    if not _immutable(sidecar):
-        pytest.skip("chattr +i is not available here (needs root on ext4 and kin)")
-    try:
-        with pytest.raises(OSError) as caught:
-            save_model(model, target)
-        assert caught.value.filename == str(sidecar)
-        assert target.read_text() == "old model" and sidecar.read_text() == "old sidecar"
-    finally:
-        subprocess.run(["chattr", "-i", str(sidecar)], check=True)
+    with _old_pair_frozen(target, sidecar), pytest.raises(OSError) as caught:
+        save_model(trained[0], target)
+    assert caught.value.filename == str(sidecar)
