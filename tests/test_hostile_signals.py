@@ -117,3 +117,37 @@ def test_sigterm_during_train_stops_its_workers(dataset, tmp_path):
     exit_code, err, left = _signal_when(argv, _workers(2), signal.SIGTERM)
     assert (exit_code, err.splitlines()[-1], left) == (143, "rumdiff train: terminated", 0)
     assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+
+
+def test_an_interrupt_wrapped_by_a_compiled_kernel_is_one_line(monkeypatch, capsys):
+    # numba reports a KeyboardInterrupt raised during a kernel as a SystemError around it.
+    from rumdiff.cli import features, main
+
+    def run(args):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as stop:
+            raise SystemError("CPUDispatcher returned a result with an exception set") from stop
+
+    monkeypatch.setattr(features, "run", run)
+    assert main(["features", "any.in"]) == 130
+    assert capsys.readouterr().err == "rumdiff features: interrupted\n"
+
+
+def test_a_signal_in_code_that_swallows_exceptions_is_raised_once_out_of_it():
+    from rumdiff.cli.signals import Terminated, stop_on_signals
+
+    reached = []
+
+    def __del__():  # where an exception would only be printed, and the command go on
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(1000):  # the handler runs here, with this frame on the stack
+            pass
+        reached.append("end of __del__")
+
+    with pytest.raises(Terminated), stop_on_signals():
+        __del__()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # the held signal comes back here
+            pass
+    assert reached == ["end of __del__"]
