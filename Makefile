@@ -19,16 +19,16 @@ $(VENV)/.installed: pyproject.toml
 
 run: setup
 	$(BIN)/rumdiff generate $(OUT)/dataset.parquet --count $(COUNT) --seed $(SEED) --resume
-	$(BIN)/rumdiff train $(OUT)/dataset.parquet -o $(OUT)/report --model $(OUT)/model.joblib --seed $(SEED)
-	$(BIN)/rumdiff predict data/examples/mixed-20.in --model $(OUT)/model.joblib
-	@$(BIN)/python -c "import json, sys; cv = json.load(open(sys.argv[1]))['cv']; print('10-fold CV: accuracy %.4f, macro-F1 %.4f' % (cv['accuracy'], cv['macro_f1']))" $(OUT)/model.joblib.json
-	@echo "report: $(OUT)/report/report.md (figures beside it)  model: $(OUT)/model.joblib  dataset: $(OUT)/dataset.parquet"
+	$(BIN)/rumdiff train $(OUT)/dataset.parquet -o $(OUT)/report --model $(OUT)/model.skops --seed $(SEED)
+	$(BIN)/rumdiff predict data/examples/mixed-20.in --model $(OUT)/model.skops
+	@$(BIN)/python -c "import json, sys; cv = json.load(open(sys.argv[1]))['cv']; print('10-fold CV: accuracy %.4f, macro-F1 %.4f' % (cv['accuracy'], cv['macro_f1']))" $(OUT)/model.skops.json
+	@echo "report: $(OUT)/report/report.md (figures beside it)  model: $(OUT)/model.skops  dataset: $(OUT)/dataset.parquet"
 
 # The default model shipped in models/ (rumdiff predict uses it when given no --model):
 # 400,000 puzzles with search labels, as the thesis's (about 15 + 6 minutes on 2 cores).
 default-model: setup
 	$(BIN)/rumdiff generate data/generated/default.parquet --count 400000 --seed 400 --resume
-	$(BIN)/rumdiff train data/generated/default.parquet -o runs/default-model --model models/default.joblib --seed 0 --compare
+	$(BIN)/rumdiff train data/generated/default.parquet -o runs/default-model --model models/default.skops --seed 0 --compare
 
 lint: setup
 	$(BIN)/ruff check rumdiff tests experiments

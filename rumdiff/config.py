@@ -128,15 +128,28 @@ PERMUTATION_REPEATS = 3
 FEATURE_CHECK_ROWS = 200
 #: Fixed random puzzles whose features a model's sidecar fingerprints (rumdiff.model).
 FINGERPRINT_PUZZLES = 32
-#: Version of the model file layout (joblib pickle plus JSON sidecar); a model saved with
-#: another layout is refused.
-MODEL_FORMAT = 2
-#: joblib compression level of saved models (zlib, 0-9).
-MODEL_COMPRESS = 3
+#: Version of the model file layout (a skops file plus JSON sidecar); a model saved with
+#: another layout is refused, but for the pickles of MODEL_PICKLE_FORMAT when trusted.
+MODEL_FORMAT = 3
+#: The layout of earlier releases: a joblib pickle, which can run code when loaded, so it
+#: is loaded only when the caller trusts it (--trust-pickle).
+MODEL_PICKLE_FORMAT = 2
+#: zlib compression level of the saved model's archive (0-9).
+MODEL_COMPRESS = 6
+#: Types beyond those skops trusts by itself that a model file may hold, by full name:
+#: our feature transformer and scikit-learn's tree structure. Anything else is refused.
+MODEL_TRUSTED_TYPES = (
+    "rumdiff.features.transformer.PuzzleFeatures",
+    "sklearn.tree._tree.Tree",
+)
+#: Largest model sidecar read, in bytes (a real one is a few kB).
+MODEL_SIDECAR_BYTES = 1 << 20
 #: Largest size the default model may have on disk, in bytes.
 MODEL_MAX_BYTES = 10 * 2**20
 #: Default model, relative to the repository root (the folder that holds ``rumdiff/``).
-DEFAULT_MODEL = "models/default.joblib"
+DEFAULT_MODEL = "models/default.skops"
+#: File name of the model ``rumdiff train`` saves in its OUTDIR when given no --model.
+MODEL_NAME = "model.skops"
 #: Output formats of ``rumdiff predict``.
 PREDICT_FORMATS = ("table", "csv")
 #: Parallel workers for training when the user gives none (-1: every core). Results do
@@ -210,6 +223,19 @@ DATASET_FORMAT = 2
 MAX_MEMORY_GB = 4.0
 #: Bytes a generated puzzle row costs beyond its n * k copies (columns, encodings).
 ROW_BYTES = 1_000
+#: Training plans for this many bytes of memory per byte of its dataset's data (a CSV's
+#: size, a Parquet file's uncompressed size): the table as read, its feature matrix,
+#: labels and folds. The 400,000 rows of the default model plan for 2.1 GiB.
+TRAIN_BYTES_PER_BYTE = 6
+#: And for this many bytes per column of the file, whatever its rows (pandas' own cost).
+COLUMN_BYTES = 4_096
+#: Longest CSV header line a dataset may have, and most columns: a real dataset has
+#: about 70 (rumdiff.data.sizing).
+DATASET_HEADER_BYTES = 1 << 20
+DATASET_MAX_COLUMNS = 10_000
+
+#: Most characters of a user's input that a message quotes (rumdiff.validation.quoted).
+QUOTE_CHARS = 200
 
 #: Cells (values x colours) of the puzzles read from a file at a time by the commands
 #: that stream it (solve, features, predict): 2,500 puzzles G(4, ., 100).

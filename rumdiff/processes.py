@@ -127,7 +127,7 @@ class WorkerError(RuntimeError):
 
 
 class LockedError(RuntimeError):
-    """Another live process holds the lock."""
+    """Another live process holds the lock, or a folder or link stands in its place."""
 
 
 class RunLock:
@@ -155,7 +155,7 @@ class RunLock:
         import fcntl
 
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = self._open()
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -175,6 +175,22 @@ class RunLock:
         os.write(fd, f"{os.getpid()}\n".encode())
         self._fd = fd
         return self
+
+    def _open(self) -> int:
+        """The lock file, opened (created if missing); never through a link."""
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OSError as error:
+            if os.path.islink(self.path):
+                kind = "a symbolic link"
+            elif os.path.isdir(self.path):
+                kind = "a folder"
+            else:
+                raise
+            raise LockedError(
+                f"{self.path} is {kind}, not the lock file of {self.what}; remove it "
+                f"({error.strerror})"
+            ) from None
 
     def __exit__(self, *exc_info):
         if self._fd is not None:

@@ -9,10 +9,53 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 
 from rumdiff import config
 
-__all__ = ["check_kmn", "choice", "plain", "real", "whole"]
+__all__ = [
+    "check_kmn",
+    "choice",
+    "control_character",
+    "one_line",
+    "plain",
+    "quoted",
+    "real",
+    "whole",
+]
+
+#: Control characters, which a message shows escaped so that it stays one line.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def quoted(text: str, limit: int = config.QUOTE_CHARS) -> str:
+    """``text`` quoted for a message: control characters escaped (as ``repr`` does) and,
+    past ``limit`` characters, cut with the whole length said, so that a huge bad token
+    is not echoed whole."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+#: Bytes no puzzle line holds: control characters but tab, LF and CR (named apart).
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def control_character(raw: bytes) -> str:
+    """What the first control character of a line is and where (``NUL byte at column
+    3``), or ``""`` when it has none: named as itself, not as a token it broke."""
+    found = _CONTROL_BYTES.search(raw)
+    if found is None:
+        return ""
+    byte = found.group()[0]
+    what = "NUL byte" if byte == 0 else f"control character 0x{byte:02x}"
+    return f"{what} at column {found.start() + 1}"
+
+
+def one_line(message: str) -> str:
+    """``message`` with its control characters escaped (a newline in a file name as
+    ``\\n``), so that it prints as one line."""
+    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], message)
 
 
 def plain(value):

@@ -80,4 +80,4 @@ def train_model(dataset, folder, *, feature_set="all"):
         sha256=file_sha256(dataset),
     )  # fmt: skip
     result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
-    return save_model(build_model(result), folder / "model.joblib")
+    return save_model(build_model(result), folder / "model.skops")

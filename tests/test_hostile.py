@@ -173,3 +173,146 @@ def test_a_value_over_the_largest_n_names_its_line(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == (
         f"rumdiff solve: error: {file}:5: value 10001 exceeds the largest allowed, 10000"
     )
+
+
+def _rumdiff_shell(command: str, tmp_path, *, fsize_mb: int = 50):
+    """Run a shell line that calls ``rumdiff``, with TMPDIR in ``tmp_path/tmp`` and files
+    capped at ``fsize_mb`` MB, so a command that spools an endless stream fails the test
+    instead of filling the disk."""
+    import os
+    import resource
+
+    spool = tmp_path / "tmp"
+    spool.mkdir()
+    limit = fsize_mb * 2**20
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = subprocess.run(
+        command.replace("rumdiff", f"{sys.executable} -m rumdiff"), shell=True, text=True,
+        capture_output=True, timeout=120, preexec_fn=cap,
+        env={**os.environ, "TMPDIR": str(spool)},
+    )  # fmt: skip
+    return done, spool
+
+
+@linux
+@pytest.mark.parametrize("line", ["rumdiff solve /dev/zero", "cat /dev/zero | rumdiff solve -"])
+def test_an_endless_stream_is_read_as_it_comes_and_refused_at_once(tmp_path, line):
+    done, spool = _rumdiff_shell(line, tmp_path)
+    name = "/dev/zero" if "/dev/zero" in line.split("|")[-1] else "-"
+    assert done.returncode == 1
+    assert done.stderr == f"rumdiff solve: error: {name}:1: NUL byte at column 1\n"
+    assert list(spool.iterdir()) == []  # nothing copied aside
+
+
+@linux
+def test_a_piped_file_is_solved_as_the_file_is(tmp_path):
+    lines = ["3", "3", "1b 2b 3b", "4", "4r 5r 6r 7o", "0", ""]
+    file = tmp_path / "p.in"
+    file.write_text("\n".join(lines) + "\n")
+    done, _ = _rumdiff_shell(
+        f"cat {file} | rumdiff solve - --stats {tmp_path}/piped.csv > {tmp_path}/piped.txt",
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert main(["solve", str(file), "--stats", str(tmp_path / "file.csv"), "-o",
+                 str(tmp_path / "file.txt")]) == 0  # fmt: skip
+
+    def without_seconds(path):
+        return [row.split(",")[:12] for row in path.read_text().splitlines()]
+
+    assert (tmp_path / "piped.txt").read_text() == (tmp_path / "file.txt").read_text()
+    assert without_seconds(tmp_path / "piped.csv") == without_seconds(tmp_path / "file.csv")
+    assert without_seconds(tmp_path / "piped.csv")[1][:4] == ["1", "5", "2", "7"]
+
+
+def test_solve_on_a_folder_is_one_line(tmp_path, capsys):
+    assert main(["solve", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"rumdiff solve: error: {tmp_path}: cannot read: Is a directory\n"
+    )
+
+
+@linux
+@pytest.mark.parametrize("command", ["solve", "features", "predict"])
+def test_a_closed_standard_input_is_one_line(tmp_path, trained, command):
+    model = f" --model {trained[0].path}" if command == "predict" else ""
+    done, _ = _rumdiff_shell(f"rumdiff {command} -{model} <&-", tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == f"rumdiff {command}: error: -: cannot read: standard input is closed\n"
+
+
+@pytest.mark.parametrize("command", ["solve", "features"])
+def test_a_nul_byte_is_named_as_such(tmp_path, capsys, command):
+    file = tmp_path / "nul.in"
+    file.write_bytes(b"1\n3\n1b\x002b 3b\n")
+    assert main([command, str(file)]) == 1
+    assert capsys.readouterr().err == (
+        f"rumdiff {command}: error: {file}:3: NUL byte at column 3\n"
+    )
+
+
+@linux
+def test_puzzles_only_stays_within_max_memory(tmp_path):
+    # 250 puzzles G(6, 3, 10000): their text took 2.2 MB each in memory at once.
+    out = tmp_path / "p.in"
+    argv = ["generate", str(out), "--puzzles-only", "-k", "6", "-m", "3", "-n", "10000",
+            "--count", "250", "--max-memory", "0.5", "-q"]  # fmt: skip
+    code, peak, err = _run_capped(argv)
+    assert code == 0, err
+    assert peak < PEAK_MB
+    with open(out) as stream:
+        assert stream.readline() == "250\n"
+
+
+@linux
+def test_train_reads_the_header_of_a_million_columns_first(tmp_path):
+    wide = tmp_path / "wide.csv"
+    with open(wide, "w") as stream:
+        stream.write(",".join(f"c{i}" for i in range(1_000_000)) + "\n")
+        for _ in range(3):
+            stream.write(",".join(["0"] * 1_000_000) + "\n")
+    code, peak, err = _run_capped(["train", str(wide), "-o", str(tmp_path / "out")])
+    assert code == 1
+    assert err == (
+        f"rumdiff train: error: {wide}: header line longer than 1,048,576 bytes; "
+        "not a rumdiff dataset\n"
+    )
+    assert peak < PEAK_MB and not (tmp_path / "out").exists()
+
+
+def test_train_refuses_a_dataset_over_max_memory_before_reading_it(dataset, tmp_path, capsys):
+    argv = ["train", str(dataset), "-o", str(tmp_path / "out"), "--max-memory", "0.0001"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "over the limit of 0.0001 GiB; raise --max-memory" in err
+
+
+def test_train_ignores_columns_it_does_not_know(dataset, tmp_path, tiny_grid):
+    from rumdiff.data import read_dataset, read_sidecar, write_dataset
+
+    frame = read_dataset(dataset)
+    frame["stray"] = "x" * 50
+    data = tmp_path / "d.csv"
+    write_dataset(frame, data, read_sidecar(dataset))
+    argv = ["train", str(data), "-o", str(tmp_path / "out"), "--folds", "3", "--jobs", "1", "-q"]
+    assert main(argv) == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["generate", "{tmp}/d.csv", "--count", "1"],
+        ["explore", "{tmp}/explore", "--samples", "1"],
+    ],
+)
+def test_a_puzzle_over_the_search_budget_is_one_line(tmp_path, capsys, argv):
+    # G(6, 3, 2000) is inside the documented limits, but its reference search is not.
+    argv = [arg.format(tmp=tmp_path) for arg in argv]
+    shape = ["-k", "6", "-m", "3", "-n", "2000", "--jobs", "1", "-q"]
+    assert main([*argv, *shape]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"rumdiff {argv[0]}: error: ")
+    assert "the reference search needed more than" in err and "use a smaller n" in err

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import joblib
 import numpy as np
 import pytest
 
@@ -22,7 +21,7 @@ from rumdiff.learn.model import (
 def copy(trained, tmp_path):
     """A fresh copy of the saved model and sidecar, to tamper with."""
     model, _ = trained
-    target = tmp_path / "copy.joblib"
+    target = tmp_path / "copy.skops"
     target.write_bytes(Path(model.path).read_bytes())
     sidecar_path(target).write_text(sidecar_path(model.path).read_text())
     return target
@@ -104,9 +103,9 @@ def test_refuses_puzzles_of_other_shape(trained, options, wrong):
 
 def test_refuses_missing_file_and_sidecar(copy, tmp_path):
     with pytest.raises(ModelError, match="model file not found"):
-        load_model(tmp_path / "none.joblib")
+        load_model(tmp_path / "none.skops")
     sidecar_path(copy).unlink()
-    with pytest.raises(ModelError, match="not a rumdiff model \\(no sidecar copy.joblib.json"):
+    with pytest.raises(ModelError, match="not a rumdiff model \\(no sidecar copy.skops.json"):
         load_model(copy)
 
 
@@ -127,8 +126,9 @@ def test_refuses_foreign_sidecars(copy, sidecar, message):
 @pytest.mark.parametrize(
     "changes, message",
     [
-        ({"format_version": 99}, "model format 99, but this rumdiff reads format 2"),
-        ({"format_version": 1}, "model format 1, but this rumdiff reads format 2; train"),
+        ({"format_version": 99}, "model format 99, but this rumdiff reads format 3"),
+        ({"format_version": 1}, "model format 1, but this rumdiff reads format 3; train"),
+        ({"format_version": 2}, "model format 2, .* it is a pickle, which can run code"),
         ({"rumdiff_version": "9.9.0"}, "saved with rumdiff 9.9.0, incompatible"),
         ({"sklearn_version": "0.24.2"}, "saved with scikit-learn 0.24.2, incompatible"),
         ({"sklearn_version": None}, "saved with scikit-learn None, incompatible"),
@@ -150,27 +150,32 @@ def test_refuses_a_file_that_does_not_match_its_sidecar(copy):
         load_model(copy)
 
 
-def test_refuses_a_pickle_that_is_not_a_rumdiff_pipeline(copy):
+def _archive(content, path):
+    """Save ``content`` as a model archive at ``path`` and point its sidecar at it."""
+    from rumdiff.learn.archive import dump_archive
     from rumdiff.learn.model import file_sha256
 
-    joblib.dump({"not": "a model"}, copy)
-    _edit_sidecar(copy, model_sha256=file_sha256(copy))
+    dump_archive(content, path)
+    _edit_sidecar(path, model_sha256=file_sha256(path))
+
+
+def test_refuses_an_archive_that_is_not_a_rumdiff_pipeline(copy):
+    _archive({"not": "a model"}, copy)
     with pytest.raises(ModelError, match="not a rumdiff model \\(no classifier and regressor"):
         load_model(copy)
-    joblib.dump({"classifier": "no", "regressor": "no"}, copy)
-    _edit_sidecar(copy, model_sha256=file_sha256(copy))
+    _archive({"classifier": "no", "regressor": "no"}, copy)
     with pytest.raises(ModelError, match="not a rumdiff model \\(no features -> forest"):
         load_model(copy)
-    copy.write_bytes(b"garbage that is no pickle")
-    _edit_sidecar(copy, model_sha256=file_sha256(copy))
-    with pytest.raises(ModelError, match="cannot load"):
+    copy.write_bytes(b"PK\x03\x04 garbage that is no archive")
+    _edit_sidecar(copy, model_sha256=__import__("rumdiff").learn.model.file_sha256(copy))
+    with pytest.raises(ModelError, match="not a skops model file"):
         load_model(copy)
 
 
 def test_save_is_atomic_and_leaves_no_temporary_files(trained, tmp_path):
     model, _ = trained
-    target = tmp_path / "deep" / "er" / "m.joblib"
+    target = tmp_path / "deep" / "er" / "m.skops"
     again = save_model(model, target)
     assert again.path == str(target)
-    assert sorted(p.name for p in target.parent.iterdir()) == ["m.joblib", "m.joblib.json"]
+    assert sorted(p.name for p in target.parent.iterdir()) == ["m.skops", "m.skops.json"]
     assert load_model(target).metadata["model_sha256"] == again.metadata["model_sha256"]

@@ -69,18 +69,21 @@ def test_default_model_lives_in_the_repository():
 
     path = default_model_path()
     assert path.parent.parent / "rumdiff" / "__init__.py" == Path(rumdiff.__file__).resolve()
-    assert path.name == "default.joblib" and path.parent.name == "models"
+    assert path.name == "default.skops" and path.parent.name == "models"
 
 
 def test_the_committed_default_model_loads_and_predicts():
     # A feature or format change that breaks the shipped model must fail here, not for users.
     import json
+    import zipfile
 
     import sklearn
 
     from rumdiff.learn.model import ModelError, load_model, sidecar_path
     from rumdiff.puzzle import read_puzzles
 
+    # Shipped as a skops archive, which loads without unpickling anything.
+    assert zipfile.is_zipfile(default_model_path())
     saved_with = json.loads(sidecar_path(default_model_path()).read_text())["sklearn_version"]
     if saved_with.split(".")[:2] != sklearn.__version__.split(".")[:2]:
         # Another scikit-learn minor version (the oldest allowed, say): refused, clearly.

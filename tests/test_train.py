@@ -16,7 +16,7 @@ REPORT_FILES = (
     "classification_report.txt", "classification_report.json", "confusion_matrix.csv",
     "confusion_matrix_normalised.csv", "confusion_matrix.png", "feature_importance.csv",
     "feature_importance.png", "label_distribution.csv", "label_distribution.png",
-    "cv_folds.csv", "grid_search.csv", "report.md", "model.joblib", "model.joblib.json",
+    "cv_folds.csv", "grid_search.csv", "report.md", "model.skops", "model.skops.json",
     "errors_by_effort.csv", "errors_by_effort.png", "errors_by_bound.csv",
     "regression_folds.csv", "effort_scatter.png",
 )  # fmt: skip
@@ -165,7 +165,7 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
     assert "easy means settled by bounds" in text and "Without the easy class" in text
     assert "Out-of-fold predictions" in text and "Spearman's rho" in text
     assert len(pd.read_csv(out / "regression_folds.csv")) == 3
-    sidecar = json.loads((out / "model.joblib.json").read_text())
+    sidecar = json.loads((out / "model.skops.json").read_text())
     assert sidecar["cv"]["folds"] == 3 and sidecar["cv"]["accuracy"] == report["accuracy"]
     assert set(sidecar["cv"]["effort"]) == {"spearman", "spearman_dp", "rmse", "rmse_dp", "r2"}
     from rumdiff.learn.model import file_sha256
@@ -178,7 +178,7 @@ def test_cli_train_saves_the_model_where_asked(dataset, tmp_path, tiny_grid):
     args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
     assert main([*args, "--model", str(model), "--features", "thesis"]) == 0
     assert model.is_file() and (tmp_path / "models" / "m.joblib.json").is_file()
-    assert not (out / "model.joblib").exists() and (out / "report.md").is_file()
+    assert not (out / "model.skops").exists() and (out / "report.md").is_file()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging left
 
 
@@ -308,14 +308,14 @@ def test_cli_train_by_time_with_absent_classes(dataset, tmp_path, tiny_grid):
     out = tmp_path / "run"
     args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
     assert main([*args, "--label-by", "time", "--thresholds", f"{low!r},{high!r},{top!r}"]) == 0
-    sidecar = json.loads((out / "model.joblib.json").read_text())
+    sidecar = json.loads((out / "model.skops.json").read_text())
     assert sidecar["label_by"] == "time" and sidecar["thresholds"][2] == top
     assert sidecar["training_data"]["label_counts"]["hard"] == 0
     counts = pd.read_csv(out / "confusion_matrix.csv", index_col=0)
     assert counts.loc["true hard"].sum() == 0 and counts.to_numpy().sum() == 300
     from rumdiff.learn.model import load_model
 
-    model = load_model(out / "model.joblib")
+    model = load_model(out / "model.skops")
     proba = model.predict_proba(_puzzles_like(frame))
     assert proba.shape[1] == 4 and (proba[:, 3] == 0).all()
     np.testing.assert_allclose(proba.sum(axis=1), 1)
@@ -337,7 +337,7 @@ def test_solver_labels_are_named_in_the_report_and_the_model(dataset, tmp_path, 
     text = (out / "report.md").read_text(encoding="utf-8")
     assert "300 puzzles G(4, 2, 20), solver labels" in text
     assert "transitions of rumdiff's fast solver" in text
-    sidecar = json.loads((out / "model.joblib.json").read_text())
+    sidecar = json.loads((out / "model.skops.json").read_text())
     assert sidecar["label_by"] == "solver" and sidecar["thresholds"] == [low, high]
     assert sidecar["beam_width"] == config.BEAM_WIDTH
     assert sidecar["effort"] == "solver_transitions"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 
 from rumdiff import __version__
@@ -121,18 +122,27 @@ def main(argv=None) -> int:
     if args.command is None:  # nothing to do: say what there is, as a usage error
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    from rumdiff.cli import signals
     from rumdiff.cluster import ClusterError
     from rumdiff.processes import WorkerError
     from rumdiff.puzzle import PuzzleFileError
+    from rumdiff.validation import one_line
 
     try:
-        return int(args.run(args) or 0)
+        with signals.stop_on_signals():
+            try:
+                return int(args.run(args) or 0)
+            except SystemError as error:
+                # A signal handled inside a compiled (numba) kernel comes out wrapped.
+                raise signals.interrupt_behind(error) or error from None
     except (UserError, PuzzleFileError, ClusterError, WorkerError) as error:
-        print(f"rumdiff {args.command}: error: {error}", file=sys.stderr)
+        print(f"rumdiff {args.command}: error: {one_line(str(error))}", file=sys.stderr)
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        print(f"rumdiff {args.command}: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:  # the clean-up has run; exit as the signal asks
+        terminated = isinstance(stop, signals.Terminated)
+        word = "terminated" if terminated else "interrupted"
+        print(f"rumdiff {args.command}: {word}", file=sys.stderr)
+        return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
     except BrokenPipeError:  # the reader left (| head): not an error
         from rumdiff.cli.options import silence_stdout
 

@@ -6,7 +6,7 @@ import sys
 
 from rumdiff import config
 from rumdiff.cli import DescribedHelpFormatter, UserError
-from rumdiff.cli.options import generation_options, integer
+from rumdiff.cli.options import budget_error, generation_options, integer, write_error
 
 DESCRIPTION = """\
 Solve SAMPLES random puzzles per cell of a grid of p0 (percent of cells with 0 copies)
@@ -53,6 +53,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from rumdiff.cli.progress import ProgressCallback
     from rumdiff.report.exploration import explore, write_explore
+    from rumdiff.solve import SolverBudgetError
 
     progress = ProgressCallback()
 
@@ -67,8 +68,11 @@ def run(args) -> int:
         written = write_explore(frame, args.outdir, k=args.k, m=args.m, n=args.n)
     except ValueError as error:
         raise UserError(str(error)) from None
+    except SolverBudgetError as error:
+        progress.close()
+        raise budget_error(error, labels=False) from None
     except OSError as error:
-        raise UserError(f"cannot write into {args.outdir}: {error.strerror or error}") from None
+        raise write_error(error, args.outdir) from None
     if not args.quiet:
         worst = frame.loc[frame["mean_transitions"].idxmax()]
         print(

@@ -7,6 +7,7 @@ import sys
 from rumdiff import config
 from rumdiff.cli import DescribedHelpFormatter, UserError
 from rumdiff.cli.options import (
+    budget_error,
     check_memory,
     check_outputs,
     generation_options,
@@ -14,6 +15,7 @@ from rumdiff.cli.options import (
     name_list,
     number_list,
     scheduler_option,
+    write_error,
 )
 
 DESCRIPTION = """\
@@ -133,8 +135,9 @@ def _dataset_options(parser) -> None:
     parser.add_argument(
         "--resume", action="store_true",
         help="continue the unfinished run of OUT (same options); nothing to do if OUT is "
-        "already complete with them; otherwise start afresh "
-        "(default: off)",
+        "already complete with them (only relabel it if asked for other labels); otherwise "
+        "start afresh, but never over an OUT that is no finished dataset (another "
+        "command's file) (default: off)",
     )  # fmt: skip
     parser.add_argument(
         "--puzzles-only", action="store_true",
@@ -181,7 +184,7 @@ def _relabel(args) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     except OSError as error:
-        raise UserError(f"cannot write {args.out or args.relabel}: {error}") from None
+        raise write_error(error, args.out or args.relabel) from None
     if not args.quiet:
         print(f"relabelled {args.out or args.relabel}: {_summary(metadata)}", file=sys.stderr)
     return 0
@@ -200,7 +203,7 @@ def _puzzles_only(args) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     except OSError as error:
-        raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
+        raise write_error(error, args.out) from None
     if not args.quiet:
         print(
             f"wrote {len(generated):,} puzzles to {args.out} "
@@ -222,19 +225,13 @@ def run(args) -> int:
     if args.puzzles_only:
         return _puzzles_only(args)
 
-    import signal
-
     from rumdiff.cli.progress import ProgressCallback, format_duration
     from rumdiff.cluster import ClusterError
     from rumdiff.data import DatasetSpec, build_dataset, work_dir
+    from rumdiff.solve import SolverBudgetError
 
     progress = ProgressCallback()
-
-    def terminate(signum, frame):  # let kill clean up as Ctrl-C does
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
+    try:  # kill (SIGTERM) lands here as KeyboardInterrupt too (rumdiff.cli.main)
         spec = DatasetSpec(
             count=args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
             percentages=args.percentages, regime_weights=args.regime_weights,
@@ -257,13 +254,16 @@ def run(args) -> int:
         raise UserError(f"{error}{kept if work_dir(args.out).exists() else ''}") from None
     except ValueError as error:
         raise UserError(str(error)) from None
+    except SolverBudgetError as error:
+        progress.close()
+        raise budget_error(error, labels=args.label_by == "search") from None
     except OSError as error:
-        raise UserError(f"cannot write {args.out}: {error.strerror or error}") from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        raise write_error(error, args.out) from None
     progress.close()
     if not args.quiet:
-        if metadata.get("already_complete"):
+        if metadata.get("relabelled"):
+            print(f"{args.out} was complete; relabelled it: {_summary(metadata)}", file=sys.stderr)
+        elif metadata.get("already_complete"):
             print(f"{args.out} is already complete; {_summary(metadata)}", file=sys.stderr)
         else:
             print(

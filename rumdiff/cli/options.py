@@ -24,6 +24,8 @@ __all__ = [
     "output_stream",
     "puzzle_options",
     "shape_options",
+    "budget_error",
+    "write_error",
     "puzzle_blocks",
     "scheduler_option",
 ]
@@ -170,7 +172,7 @@ def output_stream(path: str | None):
             with atomic_open(path) as stream:
                 yield stream
         except OSError as error:
-            raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+            raise write_error(error, path) from None
         return
     with tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n") as spool:
         try:
@@ -190,6 +192,22 @@ def output_stream(path: str | None):
         except OSError as error:
             silence_stdout()
             raise UserError(f"cannot write to standard output: {error.strerror or error}") from None
+
+
+def write_error(error: OSError, default) -> UserError:
+    """A one-line error for an output that could not be written, naming the file that
+    failed (the error's own, else ``default``)."""
+    return UserError(f"cannot write {error.filename or default}: {error.strerror or error}")
+
+
+def budget_error(error, *, labels: bool) -> UserError:
+    """A one-line error for a puzzle over the reference search's state budget: the search
+    effort is defined by that search, so only smaller puzzles (or, for labels, another
+    measure) can go on."""
+    advice = "use a smaller n or k, or fewer copies (-m)"
+    if labels:
+        advice += "; or label by the fast solver (--label-by solver), which falls back to the ILP"
+    return UserError(f"{error}; {advice}")
 
 
 def silence_stdout() -> None:
@@ -233,8 +251,8 @@ def check_outputs(inputs, outputs) -> None:
 
     ``inputs`` and ``outputs`` are paths (``None`` and ``-`` are skipped). An output may
     not be the same file as an input or as another output (through symlinks and hard
-    links too), unless it is a device or FIFO such as ``/dev/null``; its folder must be
-    a folder (or creatable) and writable.
+    links too), unless it is a device or FIFO such as ``/dev/null``; it may not be a
+    folder; its folder must be a folder (or creatable) and writable.
 
     Raises
     ------
@@ -253,6 +271,8 @@ def check_outputs(inputs, outputs) -> None:
         identity, special = _identity(str(path))
         if special:
             continue
+        if os.path.isdir(path):
+            raise UserError(f"cannot write {path}: it is a folder; choose a file name")
         if identity in inputs_by_identity:
             clash = inputs_by_identity[identity]
             raise UserError(f"output {path} is the input {clash}; choose another output")

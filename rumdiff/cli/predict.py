@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+import warnings
+
 from rumdiff import config
 from rumdiff.cli import UserError
 from rumdiff.cli.options import check_outputs, output_stream, puzzle_blocks, puzzle_options
@@ -18,7 +21,8 @@ def register(subparsers) -> None:
         "one row per puzzle with its index, predicted class, class probabilities and "
         "predicted search effort (effort, with effort_low and effort_high, the spread of the "
         "regressor's trees). "
-        "k, m and n default to the model's. Model files are pickles: load only trusted ones.",
+        "k, m and n default to the model's. Model files are skops archives, which cannot run "
+        "code when loaded; a pickle saved by an earlier release loads only with --trust-pickle.",
     )
     model = " (default: the model's)"
     puzzle_options(
@@ -28,7 +32,12 @@ def register(subparsers) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--model", default=None, metavar="PATH",
-        help="model file with its PATH.json sidecar (default: models/default.joblib)",
+        help="model file with its PATH.json sidecar (default: models/default.skops)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--trust-pickle", action="store_true",
+        help="also load a model saved as a pickle by an earlier release: a pickle can run "
+        "arbitrary code, so only for a file whose source you trust",
     )  # fmt: skip
     parser.add_argument("-o", "--output", default=None, help="write here (default: stdout)")
     parser.add_argument(
@@ -39,6 +48,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from rumdiff.learn.archive import PickleWarning
     from rumdiff.learn.model import ModelError, load_model
     from rumdiff.learn.prediction import default_model_path, format_table, predict, to_csv
     from rumdiff.learn.sidecar import sidecar_path
@@ -48,9 +58,17 @@ def run(args) -> int:
     if args.model is None and not path.is_file():
         raise UserError(f"default model {path} is missing; {BUILD_HINT}")
     try:
-        model = load_model(path)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PickleWarning)
+            model = load_model(path, trust_pickle=args.trust_pickle)
     except ModelError as error:
         raise UserError(str(error)) from None
+    for warning in caught:  # one line each, as every message of the command line
+        if issubclass(warning.category, PickleWarning):
+            print(f"rumdiff predict: warning: {warning.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)  # fmt: skip
     args.k = model.k if args.k is None else args.k
     args.m = model.m if args.m is None else args.m
     args.n = model.n if args.n is None else args.n

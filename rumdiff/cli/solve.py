@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import stat
 import sys
 import tempfile
@@ -19,6 +18,7 @@ from rumdiff.cli.options import (
     puzzle_options,
     scheduler_option,
 )
+from rumdiff.validation import one_line
 
 STATS_COLUMNS = (
     "puzzle", "k", "m", "n", "score", "lower", "upper", "removed", "segments", "dp_segments",
@@ -92,20 +92,15 @@ def run(args) -> int:
     from rumdiff.cli.progress import ProgressBar
     from rumdiff.cluster import connect
     from rumdiff.processes import run_unordered
-    from rumdiff.puzzle import scan_puzzles
 
     check_outputs([args.file], [args.output, args.stats])
     args.name = args.file  # what messages call the input
     with contextlib.ExitStack() as stack:
-        if not _regular(args.file):  # read twice below: keep a pipe's content in a file
-            args.file = _spool(args.file, stack)
-        # One checking pass first: a bad line at the end fails before hours of solving,
-        # and the file's defaults for k and n come without holding it.
-        k, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
-        args.k, args.n = k, n
+        blocks, count, shape = _blocks(args)
         client = stack.enter_context(connect(args.scheduler)) if args.scheduler else None
         scores = stack.enter_context(output_stream(args.output))
         stats = stack.enter_context(output_stream(args.stats)) if args.stats else None
+        rows = stats if stats is None or shape is not None else stack.enter_context(_spool())
         if stats is not None:
             stats.write(",".join(STATS_COLUMNS) + "\n")
         bar = None
@@ -117,7 +112,7 @@ def run(args) -> int:
         )  # fmt: skip
         tasks = (
             (_piece(block, start, start + config.SOLVE_TASK_PUZZLES), block.m, options)
-            for block in puzzle_blocks(args)  # memory follows a block, not the file
+            for block in blocks  # memory follows a block, not the file
             for start in range(0, len(block), config.SOLVE_TASK_PUZZLES)
         )
         number = failed = 0
@@ -130,19 +125,73 @@ def run(args) -> int:
                     line += f"\n# puzzle {number}\n" + (shown + "\n" if shown else "") + "#"
                 if error is not None:
                     failed += 1
-                    print(f"rumdiff solve: error: {args.name}: puzzle {number}: {error}",
+                    print(one_line(f"rumdiff solve: error: {args.name}: puzzle {number}: {error}"),
                           file=sys.stderr)  # fmt: skip
                 scores.write(line + "\n")
-                if stats is not None:
-                    shown = (number, args.k, args.m, args.n) + row
-                    stats.write(",".join(map(str, shown)) + "\n")
+                if rows is not None:
+                    k, n = shape or _LATER
+                    rows.write(",".join(map(str, (number, k, args.m, n, *row))) + "\n")
             if bar is not None:
                 bar.update(number)
         if bar is not None:
             bar.close()
+        if rows is not stats:  # a stream: k and n are known only now
+            _copy_rows(rows, stats, (args.k or blocks.k, args.n or blocks.n))
     if failed:
         raise UserError(f"{args.name}: {failed} of {number} puzzles {UNSOLVED}")
     return 0
+
+
+#: Stand-ins for k and n in the stats rows of a stream, replaced once the stream is read.
+_LATER = ("{k}", "{n}")
+
+
+def _blocks(args):
+    """The puzzles of ``args.file`` in blocks, their number (0 if unknown) and the (k, n)
+    of the stats rows (None while unknown).
+
+    A regular file is checked whole first: a bad line at the end fails before hours of
+    solving, and k and n default to the file's. Standard input, a pipe or a device can
+    be read once only: it is read as it is solved, never copied, and k and n are known
+    at its end.
+    """
+    from rumdiff.puzzle import scan_puzzles
+
+    if _regular(args.file):
+        k, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
+        args.k, args.n = k, n
+        return puzzle_blocks(args), count, (k, n)
+    return _Stream(args), 0, None
+
+
+class _Stream:
+    """:func:`rumdiff.puzzle.stream_puzzles` of a command's input, recording the largest
+    k and n of its blocks."""
+
+    def __init__(self, args):
+        self.args = args
+        self.k, self.n = config.K, 1
+
+    def __iter__(self):
+        from rumdiff.puzzle import stream_puzzles
+
+        args = self.args
+        for block in stream_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name):
+            self.k, self.n = max(self.k, block.k), max(self.n, block.n)
+            yield block
+
+
+def _spool():
+    """A temporary text file for the stats rows of a stream (our output, not its input)."""
+    return tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+
+
+def _copy_rows(rows, stats, shape) -> None:
+    """Copy spooled stats rows into ``stats``, with the stream's k and n filled in."""
+    k, n = map(str, shape)
+    rows.seek(0)
+    for row in rows:
+        stats.write(row.replace(_LATER[0], k, 1).replace(_LATER[1], n, 1))
 
 
 def _regular(path: str) -> bool:
@@ -151,15 +200,6 @@ def _regular(path: str) -> bool:
         return path != "-" and stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return True  # let the reader report it, naming the file
-
-
-def _spool(path: str, stack: contextlib.ExitStack) -> str:
-    """Copy standard input or a pipe into a temporary file; return its name."""
-    spool = stack.enter_context(tempfile.NamedTemporaryFile(prefix="rumdiff-input-"))
-    source = sys.stdin.buffer if path == "-" else stack.enter_context(open(path, "rb"))
-    shutil.copyfileobj(source, spool)
-    spool.flush()
-    return spool.name
 
 
 def _piece(block, start: int, stop: int) -> tuple:

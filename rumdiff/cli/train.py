@@ -11,7 +11,14 @@ from pathlib import Path
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, integer, number_list, scheduler_option
+from rumdiff.cli.options import (
+    check_outputs,
+    integer,
+    number_list,
+    positive,
+    scheduler_option,
+    write_error,
+)
 
 
 def register(subparsers) -> None:
@@ -23,7 +30,7 @@ def register(subparsers) -> None:
         "dataset (rumdiff generate): grid search, stratified cross-validation on every "
         "row, final fits. Writes the classification report, confusion matrix, the score's "
         "predicted-against-true plot, feature importance, label distribution and "
-        "report.md into OUTDIR, and the model (a joblib pickle with a JSON sidecar). The "
+        "report.md into OUTDIR, and the model (a skops file with a JSON sidecar). The "
         "default grid is searched on a stratified subsample; see rumdiff.learn.training.",
     )
     parser.add_argument("dataset", help="dataset file (.parquet or .csv) with its .json sidecar")
@@ -69,31 +76,43 @@ def register(subparsers) -> None:
         "-q", "--quiet", action="store_true", help="no progress lines, only the results"
     )
     parser.add_argument(
+        "--max-memory", type=positive, default=config.MAX_MEMORY_GB, metavar="GB",
+        help="refuse, before reading it, a dataset whose training could need more memory "
+        "than this, in GiB (its header and size decide)",
+    )  # fmt: skip
+    parser.add_argument(
         "--compare", action="store_true",
         help="also cross-validate the thesis and extended feature sets on the same folds "
         "and write one table (compare.md, compare.csv)",
     )  # fmt: skip
     parser.add_argument(
         "--model", default=None, metavar="PATH",
-        help="where to save the model (default: OUTDIR/model.joblib); the sidecar goes to "
-        "PATH.json. Model files are pickles: share and load only trusted ones",
+        help="where to save the model (default: OUTDIR/model.skops); the sidecar goes to "
+        "PATH.json. Model files are skops archives, which cannot run code when loaded",
     )  # fmt: skip
     parser.set_defaults(run=run)
 
 
-def _read(path: str):
+def _read(path: str, max_memory_gb: float):
+    """The dataset and its sidecar; its header and size are checked first, and only the
+    columns rumdiff knows are read."""
     from rumdiff.data import DatasetError, read_dataset, read_sidecar
+    from rumdiff.data.sizing import check_dataset_memory, dataset_columns_known, header_columns
 
     if not Path(path).is_file():
         raise UserError(f"{path}: dataset file not found")
     try:
-        return read_dataset(path), read_sidecar(path)
+        metadata = read_sidecar(path)
+        check_dataset_memory(path, max_memory_gb)
+        known = dataset_columns_known(metadata)
+        columns = [name for name in dict.fromkeys(header_columns(path)) if name in known]
+        return read_dataset(path, columns=columns), metadata
     except (OSError, DatasetError) as error:
         raise UserError(str(error)) from None
 
 
 def run(args) -> int:
-    from rumdiff.atomic import atomic_copy, staged
+    from rumdiff.atomic import staged
     from rumdiff.cli.progress import format_duration
     from rumdiff.cluster import joblib_on_cluster
     from rumdiff.data.io import metadata_path
@@ -102,10 +121,14 @@ def run(args) -> int:
 
     search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
     outdir = Path(args.outdir)
-    path = Path(args.model) if args.model else outdir / "model.joblib"
+    path = Path(args.model) if args.model else outdir / config.MODEL_NAME
+    reports = report.report_files(outdir, comparison=args.compare)
+    if {path.name, models.sidecar_path(path).name} & {made.name for made in reports}:
+        raise UserError(f"--model {path}: its name or its sidecar's is a report file's; rename it")
+    # Every file this run may write, reports included, against its inputs and each other.
     check_outputs(
         [args.dataset, metadata_path(args.dataset)],
-        [path, models.sidecar_path(path), outdir / "report.md"],
+        [path, models.sidecar_path(path), *reports],
     )
     thresholds = args.thresholds
     began = time.perf_counter()
@@ -115,7 +138,7 @@ def run(args) -> int:
             at = format_duration(time.perf_counter() - began)
             print(f"  {step} (at {at})", flush=True)
 
-    frame, metadata = _read(args.dataset)
+    frame, metadata = _read(args.dataset, args.max_memory)
     where = joblib_on_cluster(args.scheduler) if args.scheduler else contextlib.nullcontext()
     try:
         with where:
@@ -124,19 +147,15 @@ def run(args) -> int:
         raise UserError(f"{args.dataset}: {error}") from None
     command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
     say("writing the report, figures and model")
+    # The model and its sidecar may live elsewhere; all land together, or none does.
+    elsewhere = {path.name: path, models.sidecar_path(path).name: models.sidecar_path(path)}
     try:
-        with staged(outdir) as stage:  # nothing lands in OUTDIR unless all succeed
+        with staged(outdir, elsewhere) as stage:
             saved = models.save_model(models.build_model(result), stage / path.name)
             saved = dataclasses.replace(saved, path=str(path))
             report.write_report(result, stage, model=saved, command=command, comparison=comparison)
-            if path.parent.resolve() != outdir.resolve():
-                # Elsewhere: copied as every output is written (links followed, devices
-                # written into), the model before its sidecar.
-                for made in (stage / path.name, models.sidecar_path(stage / path.name)):
-                    atomic_copy(made, path.parent / made.name)
-                    made.unlink()
     except OSError as error:
-        raise UserError(f"cannot write {error.filename or outdir}: {error.strerror}") from None
+        raise write_error(error, outdir) from None
     cv = saved.metadata["cv"]
     effort = cv["effort"]
     print(

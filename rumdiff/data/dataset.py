@@ -341,13 +341,42 @@ def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, worke
 
 def _complete(path, spec: DatasetSpec, label_by: str, thresholds, command) -> dict | None:
     """The metadata of ``path`` if it is a finished dataset of this spec, relabelled if
-    its labels differ; None if it is not."""
-    try:
-        metadata = read_sidecar(path)
-    except DatasetError:
-        return None
+    its labels differ (``"relabelled": True``); None if it is a dataset of other options.
+
+    Raises
+    ------
+    DatasetError
+        If ``path`` is not a finished rumdiff dataset at all (another command's file, or
+        a file beside a sidecar that describes another): resuming must not replace it.
+    """
+    metadata, problem = _finished_metadata(path)
+    if problem is not None:
+        raise DatasetError(
+            f"{path} exists but {problem}, so it is no finished dataset to resume; run "
+            "without --resume to replace it, or choose another OUT"
+        )
     if spec.matches(metadata.get("parameters")) is not None or metadata.get("rows") != spec.count:
         return None
-    if metadata.get("label") != label_metadata(label_by, thresholds):
+    relabelled = metadata.get("label") != label_metadata(label_by, thresholds)
+    if relabelled:
         metadata = relabel_dataset(path, label_by=label_by, thresholds=thresholds, command=command)
-    return {**metadata, "already_complete": True}
+    return {**metadata, "already_complete": True, "relabelled": relabelled}
+
+
+def _finished_metadata(path: Path) -> tuple[dict, str | None]:
+    """The sidecar of ``path`` and, if ``path`` is not the dataset it describes, why."""
+    from rumdiff.data.io import metadata_path
+    from rumdiff.data.sizing import header_columns
+
+    if not metadata_path(path).is_file():
+        return {}, f"has no sidecar {metadata_path(path).name} (another command wrote it?)"
+    try:
+        metadata = read_sidecar(path)
+        columns = header_columns(path)
+    except DatasetError as error:
+        return {}, f"cannot be read as a dataset ({error})"
+    if metadata.get("file") != path.name or not isinstance(metadata.get("parameters"), dict):
+        return metadata, f"its sidecar describes another file ({metadata.get('file')!r})"
+    if list(metadata.get("columns") or {}) != columns:
+        return metadata, "its columns are not those its sidecar lists"
+    return metadata, None

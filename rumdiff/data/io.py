@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rumdiff import __version__, config
-from rumdiff.atomic import atomic_write, atomic_write_json
+from rumdiff.atomic import atomic_files, atomic_write, write_json
 
 __all__ = [
     "DatasetError",
@@ -114,23 +114,30 @@ def git_commit() -> dict:
 
 def atomic_write_frame(frame, path, fmt: str) -> None:
     """Write a DataFrame as Parquet or CSV (no index), atomically and durably."""
+    atomic_write(path, lambda temporary: _write_frame(frame, temporary, fmt))
+
+
+def _write_frame(frame, path, fmt: str) -> None:
     if fmt == "parquet":
-        atomic_write(path, lambda temporary: frame.to_parquet(temporary, index=False))
+        frame.to_parquet(path, index=False)
     else:
-        atomic_write(path, lambda temporary: frame.to_csv(temporary, index=False))
+        frame.to_csv(path, index=False)
 
 
-def read_frame(path, fmt: str):
-    """Read a Parquet or CSV table written by :func:`atomic_write_frame`."""
+def read_frame(path, fmt: str, columns=None):
+    """Read a Parquet or CSV table written by :func:`atomic_write_frame`: every column,
+    or only those named in ``columns``."""
     import pandas as pd
 
     try:
         if fmt == "parquet":
-            return pd.read_parquet(path)
+            return pd.read_parquet(path, columns=None if columns is None else list(columns))
         # Puzzle texts are digits: read them as text. Floats must come back bit for bit:
         # pandas 3 parses them exactly by default and deprecates asking for it.
         exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
         text = {"puzzle": "str", "mode": "str", "method": "str"}
+        if columns is not None:
+            exact["usecols"] = list(columns)
         return pd.read_csv(path, dtype=text, **exact)
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such file") from None
@@ -166,8 +173,9 @@ def cast_columns(frame, dtypes: dict):
     return frame
 
 
-def read_dataset(path):
-    """Read a dataset; columns get the dtypes its sidecar records (or the standard ones).
+def read_dataset(path, columns=None):
+    """Read a dataset (every column, or those named in ``columns``); columns get the dtypes
+    its sidecar records (or the standard ones).
 
     A format-1 dataset (rumdiff 0.1) comes back in today's layout: its effort columns
     are the reference search's when its sidecar records beam width 0 (that solver counted
@@ -178,7 +186,7 @@ def read_dataset(path):
     pandas.DataFrame
     """
     fmt = dataset_format(path)
-    frame = read_frame(path, fmt)
+    frame = read_frame(path, fmt, columns)
     sidecar = metadata_path(path)
     metadata = read_metadata(sidecar) if sidecar.exists() else {}
     _check_sidecar(sidecar, metadata)
@@ -252,7 +260,7 @@ def _format_1_solver(metadata: dict) -> str:
 
 
 def write_dataset(frame, path, metadata: dict | None = None) -> dict:
-    """Write a dataset and its sidecar atomically; return the metadata written.
+    """Write a dataset and its sidecar atomically, together; return the metadata written.
 
     The metadata gains ``file``, ``file_format``, ``rumdiff_version`` and ``columns``
     (name to dtype, which :func:`read_dataset` restores, so CSV and Parquet read back
@@ -267,6 +275,8 @@ def write_dataset(frame, path, metadata: dict | None = None) -> dict:
         rows=len(frame),
         columns={name: str(dtype) for name, dtype in frame.dtypes.items()},
     )
-    atomic_write_frame(frame, path, fmt)
-    atomic_write_json(metadata_path(path), metadata)
+    # Staged together: a sidecar that cannot be written leaves the old pair whole.
+    with atomic_files([path, metadata_path(path)]) as (table, sidecar):
+        _write_frame(frame, table, fmt)
+        write_json(sidecar, metadata)
     return metadata

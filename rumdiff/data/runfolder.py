@@ -28,6 +28,11 @@ def start_run(work, spec, resume: bool, jobs: int, started: str, *, scheduler=No
     """Open the work folder (a new run, or the unfinished one when resuming) and record
     this session in its ``run.json``."""
     manifest = work / RUN_FILE
+    if work.is_symlink() or (work.exists() and not work.is_dir()):
+        raise DatasetError(
+            f"{work} is not a folder of an unfinished run (a file or link is in the way "
+            "of the run's work folder); move it away or choose another OUT"
+        )
     if work.exists():
         if not resume:
             raise DatasetError(
@@ -37,6 +42,11 @@ def start_run(work, spec, resume: bool, jobs: int, started: str, *, scheduler=No
             run = read_metadata(manifest)
         except DatasetError:
             raise DatasetError(f"{work} holds no readable {RUN_FILE}; delete the folder") from None
+        if not isinstance(run.get("spec"), dict) or not isinstance(run.get("sessions"), list):
+            raise DatasetError(
+                f"{manifest} is not the manifest of a rumdiff run (no spec and sessions); "
+                "delete the folder"
+            )
         key = spec.matches(run.get("spec"))
         if key is not None:
             raise DatasetError(

@@ -5,11 +5,16 @@
 - ``regression``: the difficulty score, a regressor of log10 effort;
 - ``importance``: impurity and permutation importance of the classifier;
 - ``compare``: feature sets side by side on the same folds;
-- ``model``: saved models (joblib plus a JSON sidecar), checked when loaded;
+- ``model``: saved models (a skops file plus a JSON sidecar), checked when loaded;
+- ``archive``: the skops file, built from trusted types only, and checks of its trees;
+  pickles of earlier releases, loaded only when trusted;
+- ``legacy``: those pickles converted to skops files;
 - ``prediction``: the difficulty of new puzzles with a saved model (:func:`predict`).
 """
 
+from rumdiff.learn.archive import PickleWarning
 from rumdiff.learn.compare import compare_feature_sets
+from rumdiff.learn.legacy import convert_pickle_model
 from rumdiff.learn.model import Model, ModelError, build_model, load_model, save_model
 from rumdiff.learn.prediction import default_model_path, predict
 from rumdiff.learn.training import TrainResult, train
@@ -18,11 +23,13 @@ from rumdiff.learn.training_set import TrainingData, check_features, training_da
 __all__ = [
     "Model",
     "ModelError",
+    "PickleWarning",
     "TrainResult",
     "TrainingData",
     "build_model",
     "check_features",
     "compare_feature_sets",
+    "convert_pickle_model",
     "default_model_path",
     "load_model",
     "predict",

@@ -1,24 +1,28 @@
-"""Saved difficulty models: a joblib file plus a JSON sidecar, checked when loaded.
+"""Saved difficulty models: a skops file plus a JSON sidecar, checked when loaded.
 
 A model goes from raw puzzles (an int8 array ``(puzzles, n, k)``) to two predictions: a
 fitted scikit-learn :class:`~sklearn.pipeline.Pipeline` whose step ``"features"`` is
 :class:`rumdiff.features.PuzzleFeatures` and step ``"forest"`` the random forest
 classifier, and a second pipeline whose ``"forest"`` is the regressor of log10 effort on
-the same features (rumdiff.learn.regression). The file ``PATH`` (joblib, compressed)
-holds both; the sidecar ``PATH.json`` records what they need and what they achieved:
+the same features (rumdiff.learn.regression). The file ``PATH`` (a skops archive,
+compressed) holds both; the sidecar ``PATH.json`` records what they need and what they achieved:
 the feature set and names, the label measure and its thresholds, k/m/n, the training
 data's file and SHA-256, the versions, the parameters and the cross-validated metrics,
 and the SHA-256 of the model file itself.
 
-.. warning::
-   Model files are pickles: loading one can run arbitrary code. Load only model files
-   from sources you trust. :func:`load_model` checks the sidecar field by field and the
-   file's SHA-256 against it *before* unpickling, which refuses stray and damaged files,
-   but is no defence against a crafted pair of files.
+Model files cannot run code when loaded: skops rebuilds the objects from a description
+of their types and arrays, never by unpickling, and :func:`load_model` lets it build
+only the types skops trusts itself and ``config.MODEL_TRUSTED_TYPES``. We chose skops
+over a format of our own because it is made for scikit-learn's estimators (trees
+included) and keeps up with their internals. Which loader runs depends on the caller,
+never on the files: a pickle (the layout of earlier releases) is opened only with
+``trust_pickle=True`` (:func:`rumdiff.learn.archive.load_pickle`), whatever its sidecar claims, and
+with a :class:`~rumdiff.learn.archive.PickleWarning`.
 
 :func:`load_model` refuses, with a one-line :class:`ModelError`, everything
 :func:`rumdiff.learn.sidecar.read_model_sidecar` refuses, a file that does not match its
-sidecar, a pickle that is not a rumdiff model, and features that rumdiff.features no
+sidecar, a file skops cannot read or that holds an untrusted type, content that is
+not a rumdiff model, and features that rumdiff.features no
 longer computes under the same names. :meth:`Model.check_puzzles` refuses puzzles of
 other k, m or n than the model's.
 """
@@ -28,7 +32,6 @@ from __future__ import annotations
 import os
 import platform
 import time
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +39,7 @@ import numpy as np
 
 from rumdiff import __version__, config
 from rumdiff.learn.sidecar import (
+    PICKLE_HINT,
     ModelError,
     features_fingerprint,
     file_sha256,
@@ -225,25 +229,22 @@ def _git() -> dict:
 
 
 def save_model(model: Model, path) -> Model:
-    """Write ``model`` to ``path`` (joblib, compressed) and its sidecar, atomically.
+    """Write ``model`` to ``path`` (a compressed skops archive) and its sidecar, atomically
+    and together: if either cannot be written, the old pair stays whole.
 
     Returns the model with ``path`` set and the file's SHA-256 and size in its metadata.
     """
-    import joblib
-
-    from rumdiff.atomic import atomic_write, atomic_write_json
+    from rumdiff.atomic import atomic_files, write_json
+    from rumdiff.learn.archive import dump_archive
 
     path = Path(path)
-    metadata = dict(model.metadata)
+    metadata = {**model.metadata, "format_version": config.MODEL_FORMAT}
     content = {"classifier": model.pipeline, "regressor": model.regressor}
-
-    def dump(temporary: str) -> None:
-        joblib.dump(content, temporary, compress=config.MODEL_COMPRESS)
+    with atomic_files([path, sidecar_path(path)]) as (temporary, side):
+        dump_archive(content, temporary)
         metadata["model_sha256"] = file_sha256(temporary)
         metadata["model_bytes"] = os.path.getsize(temporary)
-        atomic_write_json(sidecar_path(path), metadata)
-
-    atomic_write(path, dump)
+        write_json(side, metadata)
     return Model(pipeline=model.pipeline, regressor=model.regressor, metadata=metadata,
                  path=str(path))  # fmt: skip
 
@@ -253,6 +254,7 @@ def _check_content(path: Path, content, metadata: dict) -> None:
     from sklearn.pipeline import Pipeline
 
     from rumdiff.features import PuzzleFeatures, feature_names
+    from rumdiff.learn.archive import check_forest
 
     if not isinstance(content, dict) or set(content) != {"classifier", "regressor"}:
         raise ModelError(f"{path}: not a rumdiff model (no classifier and regressor inside)")
@@ -268,7 +270,8 @@ def _check_content(path: Path, content, metadata: dict) -> None:
     )
     if not steps:
         raise ModelError(f"{path}: not a rumdiff model (no features -> forest pipelines inside)")
-    for forest in (classifier.named_steps["forest"], regressor.named_steps["forest"]):
+    forests = (classifier.named_steps["forest"], regressor.named_steps["forest"])
+    for forest in forests:
         if not hasattr(forest, "estimators_"):
             raise ModelError(f"{path}: not a fitted rumdiff model (a forest was never fitted)")
     names = [str(name) for name in classifier.named_steps["features"].get_feature_names_out()]
@@ -283,33 +286,48 @@ def _check_content(path: Path, content, metadata: dict) -> None:
             f"{path}: its features differ from those rumdiff.features computes now; "
             "train the model again"
         )
+    for forest in forests:  # each tree reads exactly these features
+        classes = getattr(forest, "classes_", None)
+        check_forest(path, forest, len(names), None if classes is None else len(classes))
 
 
-def load_model(path) -> Model:
+def load_model(path, *, trust_pickle: bool = False) -> Model:
     """Load a model saved by :func:`save_model`, after checking it (see the module docstring).
 
-    Only load model files from trusted sources: they are pickles.
+    Parameters
+    ----------
+    path : str or Path
+    trust_pickle : bool
+        Also load a pickle saved by an earlier release, which can run arbitrary code:
+        only for a file from a source you trust. Warns
+        (:class:`~rumdiff.learn.archive.PickleWarning`) when it does.
 
     Raises
     ------
     ModelError
         With a one-line reason, when the file is missing or must not be used.
     """
-    import joblib
+    import zipfile
+
+    from rumdiff.learn.archive import load_archive
 
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"{path}: model file not found")
-    metadata = read_model_sidecar(path)
+    metadata = read_model_sidecar(path, trust_pickle=trust_pickle)
     if file_sha256(path) != metadata["model_sha256"]:
         raise ModelError(f"{path}: file does not match its sidecar (SHA-256 differs)")
     try:
-        with warnings.catch_warnings():
-            # Same minor version (checked above): patch releases keep the tree format.
-            warnings.filterwarnings("ignore", message=".*Trying to unpickle estimator")
-            content = joblib.load(path)
-    except Exception as error:  # a damaged pickle raises almost anything
-        raise ModelError(f"{path}: cannot load ({type(error).__name__}: {error})") from None
+        content = load_archive(path)
+    except zipfile.BadZipFile:  # not a skops archive: a pickle, or anything else
+        if not trust_pickle:
+            raise ModelError(
+                f"{path}: not a skops model file; if it is a pickle saved by an earlier "
+                f"rumdiff, it can run code when loaded: {PICKLE_HINT}"
+            ) from None
+        from rumdiff.learn.archive import load_pickle
+
+        content = load_pickle(path)
     _check_content(path, content, metadata)
     return Model(pipeline=content["classifier"], regressor=content["regressor"],
                  metadata=metadata, path=str(path))  # fmt: skip

@@ -1,6 +1,6 @@
 """Predict the difficulty of puzzles with a saved model, before anyone solves them.
 
-The default model is ``config.DEFAULT_MODEL`` (``models/default.joblib`` and its sidecar)
+The default model is ``config.DEFAULT_MODEL`` (``models/default.skops`` and its sidecar)
 in the repository that holds this package, so it is found after ``pip install -e .``.
 Model files are pickles: load only trusted ones (see rumdiff.learn.model).
 """

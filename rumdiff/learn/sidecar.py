@@ -20,6 +20,7 @@ from rumdiff import __version__, config
 
 __all__ = [
     "MARKER",
+    "PICKLE_HINT",
     "ModelError",
     "features_fingerprint",
     "file_sha256",
@@ -29,6 +30,13 @@ __all__ = [
 
 #: Marker in every sidecar: what kind of file this is.
 MARKER = "rumdiff-model"
+
+
+#: What to do with a model file saved as a pickle by an earlier release.
+PICKLE_HINT = (
+    "load it only if you trust its source, with --trust-pickle, and convert it "
+    "(rumdiff.learn.convert_pickle_model)"
+)
 
 
 class ModelError(ValueError):
@@ -56,8 +64,11 @@ def _minor(version: str) -> tuple:
     return tuple(version.split(".")[:2])
 
 
-def read_model_sidecar(path) -> dict:
+def read_model_sidecar(path, *, trust_pickle: bool = False) -> dict:
     """The sidecar of model file ``path``, checked (see the module docstring).
+
+    The pickle layout of earlier releases (``config.MODEL_PICKLE_FORMAT``) passes only
+    with ``trust_pickle``.
 
     Raises
     ------
@@ -67,25 +78,43 @@ def read_model_sidecar(path) -> dict:
     side = sidecar_path(path)
     if not side.is_file():
         raise ModelError(f"{path}: not a rumdiff model (no sidecar {side.name} beside it)")
-    try:
-        metadata = json.loads(side.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ModelError(f"{side}: not a rumdiff model sidecar ({first})") from None
+    metadata = _read_json(side)
     if not isinstance(metadata, dict) or metadata.get("format") != MARKER:
         raise ModelError(f'{side}: not a rumdiff model sidecar (no "format": "{MARKER}")')
-    _check_versions(path, metadata)
+    _check_versions(path, metadata, trust_pickle)
     _check_fields(side, metadata)
     return metadata
 
 
-def _check_versions(path: Path, metadata: dict) -> None:
+def _read_json(side: Path):
+    """The JSON of a sidecar no larger than ``config.MODEL_SIDECAR_BYTES``, or ModelError."""
+    try:
+        with open(side, "rb") as stream:
+            raw = stream.read(config.MODEL_SIDECAR_BYTES + 1)
+        if len(raw) > config.MODEL_SIDECAR_BYTES:
+            raise ModelError(
+                f"{side}: not a rumdiff model sidecar (over {config.MODEL_SIDECAR_BYTES:,} bytes)"
+            )
+        return json.loads(raw.decode("utf-8"))
+    except RecursionError:  # nested deeper than the parser's stack
+        raise ModelError(f"{side}: not a rumdiff model sidecar (nested too deeply)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ModelError(f"{side}: not a rumdiff model sidecar ({first})") from None
+
+
+def _check_versions(path: Path, metadata: dict, trust_pickle: bool) -> None:
     import sklearn
 
-    if metadata.get("format_version") != config.MODEL_FORMAT:
+    formats = (config.MODEL_FORMAT, config.MODEL_PICKLE_FORMAT)
+    saved = metadata.get("format_version")
+    if saved not in formats[: 1 + trust_pickle]:
+        hint = "train the model again (rumdiff train)"
+        if saved == config.MODEL_PICKLE_FORMAT:
+            hint = "it is a pickle, which can run code: " + PICKLE_HINT
         raise ModelError(
-            f"{path}: model format {metadata.get('format_version')!r}, but this rumdiff reads "
-            f"format {config.MODEL_FORMAT}; train the model again (rumdiff train)"
+            f"{path}: model format {saved!r}, but this rumdiff reads format "
+            f"{config.MODEL_FORMAT}; {hint}"
         )
     for what, saved, have in (
         ("rumdiff", metadata.get("rumdiff_version"), __version__),

@@ -30,7 +30,7 @@ import numpy as np
 from rumdiff import config
 from rumdiff.puzzle.puzzle import Puzzles
 from rumdiff.puzzle.tokens import colour_lookup, fast_tiles
-from rumdiff.validation import whole
+from rumdiff.validation import control_character, quoted, whole
 
 __all__ = [
     "PuzzleFileError",
@@ -89,6 +89,8 @@ def _stream_lines(stream, path: str):
                 raise PuzzleFileError(path, 1, "empty file")
             return
         number += 1
+        if problem := control_character(raw):  # named as it is, not as a miscounted tile
+            raise PuzzleFileError(path, number, problem)
         if len(raw) > config.PUZZLE_LINE_BYTES:
             raise PuzzleFileError(
                 path, number, f"line longer than {config.PUZZLE_LINE_BYTES:,} bytes"
@@ -105,7 +107,9 @@ def _stream_lines(stream, path: str):
 
 def _integer(token: str, path: str, line: int, what: str) -> int:
     if not token.isdigit() or not token.isascii():
-        raise PuzzleFileError(path, line, f"{what} must be a non-negative integer, got {token!r}")
+        raise PuzzleFileError(
+            path, line, f"{what} must be a non-negative integer, got {quoted(token)}"
+        )
     if len(token.lstrip("0")) > _MAX_DIGITS:
         raise PuzzleFileError(path, line, f"{what} {token[:20]}... is too large")
     return int(token)
@@ -117,7 +121,7 @@ def _count(numbered: tuple[int, str], path: str, what: str) -> int:
     if not fields:
         raise PuzzleFileError(path, number, f"blank line where {what} was expected")
     if len(fields) != 1:
-        raise PuzzleFileError(path, number, f"expected only {what}, got {line!r}")
+        raise PuzzleFileError(path, number, f"expected only {what}, got {quoted(line)}")
     return _integer(fields[0], path, number, what)
 
 
@@ -232,21 +236,21 @@ def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
         match = _TILE.fullmatch(token)
         if match is None:
             raise PuzzleFileError(
-                path, line, f"{token!r} is not a tile (value then colour, like 7b)"
+                path, line, f"{quoted(token)} is not a tile (value then colour, like 7b)"
             )
-        value = _integer(match.group(1), path, line, f"tile {token!r}: value")
+        value = _integer(match.group(1), path, line, f"tile {quoted(token)}: value")
         colour = letters.find(match.group(2))
         if colour < 0:
             raise PuzzleFileError(
                 path,
                 line,
-                f"tile {token!r}: unknown colour {match.group(2)!r} (expected one of "
+                f"tile {quoted(token)}: unknown colour {match.group(2)!r} (expected one of "
                 f"{', '.join(letters)})",
             )
         if value < 1:
-            raise PuzzleFileError(path, line, f"tile {token!r}: value must be at least 1")
+            raise PuzzleFileError(path, line, f"tile {quoted(token)}: value must be at least 1")
         if n is not None and value > n:
-            raise PuzzleFileError(path, line, f"tile {token!r}: value outside 1..{n}")
+            raise PuzzleFileError(path, line, f"tile {quoted(token)}: value outside 1..{n}")
         values.append(value)
         colours.append(colour)
     return np.asarray(values, dtype=np.int64), np.asarray(colours, dtype=np.int64)
@@ -295,6 +299,8 @@ def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzl
 
 
 def _open(path: str):
+    if path == "-" and (sys.stdin is None or sys.stdin.closed):
+        raise PuzzleFileError(path, 0, "cannot read: standard input is closed")
     try:
         return sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as error:

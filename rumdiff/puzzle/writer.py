@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from rumdiff import config
-from rumdiff.atomic import atomic_write_text
+from rumdiff.atomic import atomic_open
 from rumdiff.puzzle.puzzle import Puzzles
 
 __all__ = ["format_puzzles", "write_puzzles"]
@@ -25,8 +25,18 @@ def format_puzzles(puzzles: Puzzles) -> str:
 
     Rack tiles come first, then the rack's jokers; a puzzle with a table (tiles or
     jokers) goes on with ``|``, the table's tiles and the table's jokers."""
-    out = [str(len(puzzles))]
-    for puzzle in puzzles if not puzzles.plain else ():
+    return "".join(_puzzle_lines(puzzles))
+
+
+def _puzzle_lines(puzzles: Puzzles):
+    """The file's text in pieces: the count, then one puzzle's two lines at a time."""
+    yield f"{len(puzzles)}\n"
+    if puzzles.plain:
+        for copies in puzzles.copies:
+            tiles = _tokens(copies)
+            yield f"{len(tiles)}\n{' '.join(tiles)}\n"
+        return
+    for puzzle in puzzles:
         table = puzzle.table_copies
         tiles = _tokens(puzzle.copies - table)
         tiles += [config.JOKER] * (puzzle.jokers - puzzle.table_jokers)
@@ -35,13 +45,11 @@ def format_puzzles(puzzles: Puzzles) -> str:
             on_table = _tokens(table) + [config.JOKER] * puzzle.table_jokers
             tiles += [config.TABLE_MARK, *on_table]
             count += len(on_table)
-        out += [str(count), " ".join(tiles)]
-    for copies in puzzles.copies if puzzles.plain else ():
-        tiles = _tokens(copies)
-        out += [str(len(tiles)), " ".join(tiles)]
-    return "\n".join(out) + "\n"
+        yield f"{count}\n{' '.join(tiles)}\n"
 
 
 def write_puzzles(path, puzzles: Puzzles) -> None:
-    """Write ``puzzles`` in the thesis file format, atomically."""
-    atomic_write_text(path, format_puzzles(puzzles), encoding="ascii")
+    """Write ``puzzles`` in the thesis file format, atomically, a puzzle at a time."""
+    with atomic_open(path, encoding="ascii") as stream:
+        for piece in _puzzle_lines(puzzles):
+            stream.write(piece)

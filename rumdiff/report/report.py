@@ -39,7 +39,24 @@ from rumdiff.report.tables import (
     report_text,
 )
 
-__all__ = ["write_comparison", "write_report"]
+__all__ = ["COMPARE_FILES", "REPORT_FILES", "report_files", "write_comparison", "write_report"]
+
+#: Every file :func:`write_report` may write (``errors_by_bound.csv`` only when the
+#: dataset has bound columns), so that a command can check them before any work.
+REPORT_FILES = (
+    "classification_report.txt", "classification_report.json", "confusion_matrix.csv",
+    "confusion_matrix_normalised.csv", "feature_importance.csv", "label_distribution.csv",
+    "errors_by_effort.csv", "errors_by_bound.csv", "cv_folds.csv", "regression_folds.csv",
+    "grid_search.csv", "confusion_matrix.png", "feature_importance.png",
+    "label_distribution.png", "errors_by_effort.png", "effort_scatter.png", "report.md",
+)  # fmt: skip
+#: The files :func:`write_comparison` writes.
+COMPARE_FILES = ("compare.csv", "compare_folds.csv", "compare.md")
+
+
+def report_files(outdir, *, comparison: bool = False) -> list:
+    """The paths :func:`write_report` may write into ``outdir`` (with a comparison if asked)."""
+    return [Path(outdir) / name for name in REPORT_FILES + (COMPARE_FILES if comparison else ())]
 
 
 def write_report(result, outdir, *, model=None, command: str = "", comparison=None) -> list:
@@ -149,7 +166,7 @@ def write_comparison(outdir, summary: pd.DataFrame, per_fold: pd.DataFrame, fold
     """Write ``compare.csv``, ``compare_folds.csv`` and ``compare.md``; return the paths."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    paths = [outdir / name for name in ("compare.csv", "compare_folds.csv", "compare.md")]
+    paths = [outdir / name for name in COMPARE_FILES]
     atomic_write_text(paths[0], csv_text(summary))
     atomic_write_text(paths[1], csv_text(per_fold))
     heading = "# Feature sets side by side\n\n"

@@ -1,0 +1,87 @@
+"""Signals that stop a command: Ctrl-C (SIGINT) and kill (SIGTERM) alike.
+
+Both raise a :class:`KeyboardInterrupt` (:class:`Terminated` for SIGTERM) in the main
+thread, so the same clean-up runs whichever arrives: ``finally`` blocks remove temporary
+files, worker pools kill their processes. An exception raised where Python cannot
+propagate it (a ``__del__``, a callback from numba's compiler or llvmlite) would only be
+printed and the command would go on, so a signal that lands there is held and raised
+again a moment later, once the stack has left that code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+
+__all__ = ["Terminated", "interrupt_behind", "stop_on_signals"]
+
+#: Seconds after which a held signal is tried again.
+RETRY_SECONDS = 0.05
+#: Code where a raised exception is swallowed: its folders, and method names.
+_SWALLOWING_PACKAGES = (f"{os.sep}llvmlite{os.sep}", f"{os.sep}numba{os.sep}")
+_SWALLOWING_FUNCTIONS = ("__del__",)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C's KeyboardInterrupt so that the same clean-up runs."""
+
+
+_held: list[int] = []  # the signal waiting for the stack to leave swallowing code
+
+
+def _swallowing(frame) -> bool:
+    """Whether an exception raised in ``frame`` could be swallowed on its way up."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in _SWALLOWING_FUNCTIONS or any(
+            package in code.co_filename for package in _SWALLOWING_PACKAGES
+        ):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _stop(signum, frame):
+    if _swallowing(frame):
+        _held[:] = [signum]
+        signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+        return
+    _held.clear()
+    raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+
+def _retry(signum, frame):
+    if _held:
+        _stop(_held[0], frame)
+
+
+@contextlib.contextmanager
+def stop_on_signals():
+    """While the block runs, SIGINT and SIGTERM raise KeyboardInterrupt / Terminated
+    (main thread only; elsewhere the block runs as it is)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = {signal.SIGINT: _stop, signal.SIGTERM: _stop, signal.SIGALRM: _retry}
+    previous = {signum: signal.signal(signum, handler) for signum, handler in wanted.items()}
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _held.clear()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt (or :class:`Terminated`) that caused ``error``, if any: a
+    signal handled inside a compiled kernel comes out as a SystemError around it."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None

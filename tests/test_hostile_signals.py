@@ -1,0 +1,153 @@
+"""kill (SIGTERM) behaves like Ctrl-C (SIGINT): workers die, hidden temporary files go,
+one line on stderr, exit code 128 + the signal.
+
+Each case runs the real command in its own session, waits until it is at work (its
+temporary output exists, or its worker processes do), signals it, then checks what is
+left: no process of the session, no ``.*.tmp`` file.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc, sessions")
+
+#: How long a command may take to reach the point where it is signalled.
+START_SECONDS = 90
+
+
+@pytest.fixture(scope="module")
+def many_puzzles(tmp_path_factory) -> Path:
+    """A puzzle file that keeps features, solve and predict busy for a while."""
+    path = tmp_path_factory.mktemp("signals") / "many.in"
+    subprocess.run(
+        [sys.executable, "-m", "rumdiff", "generate", str(path), "--puzzles-only",
+         "-n", "20", "--count", "100000", "-q"],
+        check=True, timeout=120,
+    )  # fmt: skip
+    return path
+
+
+def _session(leader: int) -> list[int]:
+    """The live processes of the session ``leader`` started, but the leader."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != leader:
+            try:
+                if os.getsid(int(name)) == leader:
+                    found.append(int(name))
+            except OSError:  # gone meanwhile
+                pass
+    return found
+
+
+def _signal_when(argv, ready, signum) -> tuple[int, str, int]:
+    """Run ``rumdiff ARGV``; once ``ready(pid)`` holds, send ``signum``. Returns the exit
+    code, stderr and the number of the session's processes left a moment later."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rumdiff", *argv], start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not ready(process.pid):
+            assert process.poll() is None, "ended before it could be signalled"
+            assert time.monotonic() < deadline, "never got to work"
+            time.sleep(0.05)
+        time.sleep(0.5)  # inside the work, not at its edge
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    left = _session(process.pid)
+    for _ in range(50):  # a killed worker may take a moment to be reaped
+        if not left:
+            break
+        time.sleep(0.1)
+        left = _session(process.pid)
+    return process.returncode, err, len(left)
+
+
+def _temporaries(folder: Path) -> list[str]:
+    return [name for name in os.listdir(folder) if name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("signum, code, word", [(signal.SIGTERM, 143, "terminated"),
+                                               (signal.SIGINT, 130, "interrupted")])  # fmt: skip
+@pytest.mark.parametrize("command", ["features", "solve", "predict"])
+def test_a_signal_mid_write_removes_the_temporary_output(
+    many_puzzles, trained, tmp_path, command, signum, code, word
+):
+    out = tmp_path / "out.csv"
+    out.write_text("old\n")
+    argv = [command, str(many_puzzles), "-o", str(out)]
+    if command == "predict":  # a model of this scikit-learn (the default may be refused)
+        argv += ["--model", trained[0].path]
+    elif command == "features":
+        argv += ["-n", "20"]
+    else:  # no progress bar on stderr
+        argv += ["-q"]
+    exit_code, err, left = _signal_when(argv, lambda pid: _temporaries(tmp_path), signum)
+    assert (exit_code, err) == (code, f"rumdiff {command}: {word}\n"), err
+    assert _temporaries(tmp_path) == [] and left == 0
+    assert out.read_text() == "old\n"
+
+
+def _workers(count: int):
+    return lambda pid: len(_session(pid)) >= count
+
+
+def test_sigterm_during_explore_stops_its_workers(tmp_path):
+    argv = ["explore", str(tmp_path / "explore"), "--jobs", "2", "-q", "--samples", "50"]
+    exit_code, err, left = _signal_when(argv, _workers(2), signal.SIGTERM)
+    assert (exit_code, err, left) == (143, "rumdiff explore: terminated\n", 0)
+
+
+def test_sigterm_during_train_stops_its_workers(dataset, tmp_path):
+    out = tmp_path / "run"
+    argv = ["train", str(dataset), "-o", str(out), "--jobs", "2", "-q"]
+    exit_code, err, left = _signal_when(argv, _workers(2), signal.SIGTERM)
+    assert (exit_code, err.splitlines()[-1], left) == (143, "rumdiff train: terminated", 0)
+    assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+
+
+def test_an_interrupt_wrapped_by_a_compiled_kernel_is_one_line(monkeypatch, capsys):
+    # numba reports a KeyboardInterrupt raised during a kernel as a SystemError around it.
+    from rumdiff.cli import features, main
+
+    def run(args):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as stop:
+            raise SystemError("CPUDispatcher returned a result with an exception set") from stop
+
+    monkeypatch.setattr(features, "run", run)
+    assert main(["features", "any.in"]) == 130
+    assert capsys.readouterr().err == "rumdiff features: interrupted\n"
+
+
+def test_a_signal_in_code_that_swallows_exceptions_is_raised_once_out_of_it():
+    from rumdiff.cli.signals import Terminated, stop_on_signals
+
+    reached = []
+
+    def __del__():  # where an exception would only be printed, and the command go on
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(1000):  # the handler runs here, with this frame on the stack
+            pass
+        reached.append("end of __del__")
+
+    with pytest.raises(Terminated), stop_on_signals():
+        __del__()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # the held signal comes back here
+            pass
+    assert reached == ["end of __del__"]
