@@ -54,8 +54,13 @@ SEED = 0
 # --- Puzzle generator (rumdiff.data.generator) ----------------------------------------
 #: Generation mode used when the user gives none: "fixed", "mixed" or "simplex".
 GENERATE_MODE = "mixed"
-#: Modes the generator knows.
-GENERATE_MODES = ("fixed", "mixed", "simplex")
+#: Modes the generator knows ("turn": real-game turns, rumdiff.data.turns).
+GENERATE_MODES = ("fixed", "mixed", "simplex", "turn")
+#: Turn mode: the fewest and most valid sets on the table, and the tiles of the rack.
+TURN_SETS = (3, 12)
+TURN_RACK = 14
+#: Turn mode: redraws of a duplicate turn before giving up.
+TURN_REDRAWS = 100
 #: Mixed mode: share of puzzles drawn in regimes 1, 2 and 3. The thesis made 10,000,
 #: 90,000 and 300,000 of its 400,000 training puzzles in them.
 REGIME_WEIGHTS = (0.025, 0.225, 0.75)

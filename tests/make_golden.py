@@ -6,6 +6,7 @@ Usage::
     python tests/make_golden.py ilp        # tests/data/ilp_optima.csv.gz only
     python tests/make_golden.py search     # tests/data/search_work.csv.gz only
     python tests/make_golden.py hard       # tests/data/ilp_hard.csv.gz only
+    python tests/make_golden.py search-jokers  # tests/data/search_jokers.csv.gz only
 
 ``ilp_optima.csv.gz`` holds the puzzles of :func:`ilp_cases` with their optimum by the
 reference ILP (HiGHS through ``scipy.optimize.milp``, zero gap). The fast test run
@@ -24,6 +25,12 @@ effort (docs/search-effort.md). The committed file was written by rumdiff 0.1.0'
 ``solve(puzzle, beam_width=0)`` (commit 342e42a), the definition's origin; rewriting it
 with :func:`rumdiff.solve.search_effort` gives the same bytes, and must: a change here
 is a change of every puzzle's difficulty label.
+
+``search_jokers.csv.gz`` holds the puzzles of :func:`search_joker_cases` (jokers, tables
+and real-game turns; the ``puzzle`` column is :func:`rumdiff.puzzle.encode_games` text)
+with the effort of the reference search for jokers and the table (docs/search-effort.md,
+"Jokers and the table"), written when that definition began: again a change here is a
+change of difficulty labels.
 
 Files are gzip-compressed CSV written byte for byte the same on every run (no time stamp
 in the gzip header), so a rerun that changes nothing leaves ``git status`` clean.
@@ -111,6 +118,28 @@ def search_cases():
     yield generate(12, k=6, m=3, n=12, mode="simplex", seed=8).puzzles
 
 
+def search_joker_cases():
+    """Yield stacks of puzzles with jokers or a table: turns of the real game, rack
+    jokers in simplex G(4, 2, 30) and G(4, 2, 100), and small random tables."""
+    from rumdiff.data.generator import generate
+    from rumdiff.puzzle import Puzzle, Puzzles
+
+    yield generate(60, k=4, m=2, n=13, mode="turn", jokers=2, seed=2211).puzzles
+    yield generate(12, k=4, m=2, n=13, mode="turn", jokers=4, seed=2212).puzzles
+    for jokers in (1, 2):
+        yield generate(20, k=4, m=2, n=30, mode="simplex", jokers=jokers, seed=2213).puzzles
+    yield generate(4, k=4, m=2, n=100, mode="simplex", jokers=2, seed=2214).puzzles
+    rng = np.random.default_rng(2215)
+    small = []
+    for _ in range(40):
+        copies = rng.integers(0, 2, size=(8, 3))
+        table = np.minimum(copies, rng.random((8, 3)) < 0.3)
+        jokers = int(rng.integers(0, 3))
+        small.append(Puzzle(copies, m=1, jokers=jokers, table=table,
+                            table_jokers=int(rng.integers(0, jokers + 1))))  # fmt: skip
+    yield Puzzles.from_list(small)
+
+
 def read_golden(name: str):
     """Rows of a golden file as dicts of str; see the module docstring."""
     with gzip.open(DATA / name, "rt", encoding="ascii") as stream:
@@ -168,7 +197,28 @@ def make_search() -> None:
     print(f"search_work.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
 
 
-MAKERS = {"ilp": make_ilp, "search": make_search, "hard": make_hard}
+def make_search_jokers() -> None:
+    from rumdiff.puzzle import encode_games
+    from rumdiff.solve import search_effort
+
+    began, rows = time.perf_counter(), []
+    for puzzles in search_joker_cases():
+        for puzzle, text in zip(puzzles, encode_games(puzzles), strict=True):
+            e = search_effort(puzzle)
+            score = "infeasible" if e.score is None else e.score
+            shape = (puzzles.k, puzzles.m, puzzles.n)
+            rows.append((*shape, text, score, e.states, e.transitions, e.passes, e.method))
+    columns = ["k", "m", "n", "puzzle", "score", "states", "transitions", "passes", "method"]
+    write_golden("search_jokers.csv.gz", columns, rows)
+    print(f"search_jokers.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
+
+
+MAKERS = {
+    "ilp": make_ilp,
+    "search": make_search,
+    "hard": make_hard,
+    "search-jokers": make_search_jokers,
+}
 
 
 def main() -> None:

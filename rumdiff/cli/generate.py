@@ -75,7 +75,14 @@ def _mode_options(parser) -> None:
     parser.add_argument(
         "--mode", choices=config.GENERATE_MODES, default=config.GENERATE_MODE,
         help="fixed: given percentages; mixed: the thesis's three training regimes; "
-        f"simplex: copy probabilities uniform on the simplex (default: {config.GENERATE_MODE})",
+        "simplex: copy probabilities uniform on the simplex; turn: real-game turns, "
+        f"{config.TURN_SETS[0]}-{config.TURN_SETS[1]} valid sets on the table and a rack of "
+        f"{config.TURN_RACK} (default: {config.GENERATE_MODE})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--jokers", type=integer(0, config.MAX_JOKERS), default=0, metavar="J",
+        help="jokers of every puzzle: on the rack, or in turn mode the game's jokers, "
+        "some laid in the table's sets (default: 0)",
     )  # fmt: skip
     parser.add_argument(
         "--percentages", type=number_list, default=None, metavar="P0[,P1,..]",
@@ -198,6 +205,7 @@ def _puzzles_only(args) -> int:
         generated = generate(
             args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
             percentages=args.percentages, regime_weights=args.regime_weights,
+            jokers=args.jokers,
         )  # fmt: skip
         write_puzzles(args.out, generated.puzzles)
     except ValueError as error:
@@ -236,7 +244,7 @@ def run(args) -> int:
             count=args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
             percentages=args.percentages, regime_weights=args.regime_weights,
             repeats=args.repeats, feature_set=args.features, chunk_size=args.chunk_size,
-            beam_width=args.beam_width, solvers=args.solvers,
+            beam_width=args.beam_width, solvers=args.solvers, jokers=args.jokers,
         )  # fmt: skip
         metadata = build_dataset(
             args.out, spec, label_by=args.label_by, thresholds=args.thresholds, jobs=args.jobs,

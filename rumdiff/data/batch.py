@@ -44,7 +44,8 @@ def solve_batch(
     repeats: int = 1,
     beam_width: int = config.BEAM_WIDTH,
 ) -> dict[str, np.ndarray]:
-    """Solve stacked puzzles ``(puzzles, n, k)``; the solver columns of their rows.
+    """Solve stacked puzzles (:class:`~rumdiff.puzzle.Puzzles`, or copies ``(puzzles, n,
+    k)``); the solver columns of their rows.
 
     ``beam_width`` is the fast solver's: it changes its work, never a score. Seconds are
     the fastest of ``repeats`` solves; the work must be the same in every repeat.
@@ -55,11 +56,11 @@ def solve_batch(
         The arrays of :func:`solver_columns`: int64, except ``method`` (object) and the
         seconds (float64).
     """
-    from rumdiff.puzzle import Puzzle
+    from rumdiff.puzzle import Puzzles
     from rumdiff.solve import search_effort, solve
 
-    copies = np.asarray(copies)
-    count = len(copies)
+    puzzles = copies if isinstance(copies, Puzzles) else Puzzles(np.asarray(copies), m=m)
+    count = len(puzzles)
     names = solver_columns(solvers)
     out = {name: np.zeros(count, dtype=np.int64) for name in names}
     out["method"] = np.empty(count, dtype=object)
@@ -69,11 +70,12 @@ def solve_batch(
     }
     for solver in solvers:
         out[f"{solver}_seconds"] = np.zeros(count, dtype=np.float64)
-        if count and (copies.shape[1:], m, solver) not in _warm:
-            run[solver](Puzzle(copies[0], m=m))
-            _warm.add((copies.shape[1:], m, solver))
+        shape = (puzzles.copies.shape[1:], m, puzzles.plain, solver)
+        if count and shape not in _warm:
+            run[solver](puzzles[0])
+            _warm.add(shape)
     for i in range(count):
-        puzzle = Puzzle(copies[i], m=m)
+        puzzle = puzzles[i]
         scores = []
         for solver in config.DATASET_SOLVERS:
             if solver not in solvers:

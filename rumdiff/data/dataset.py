@@ -90,6 +90,9 @@ class DatasetSpec:
     solvers : tuple of str, optional
         Which of ``config.DATASET_SOLVERS`` solve every puzzle (their effort columns);
         None: the one the label measure needs (:func:`build_dataset` fills it in).
+    jokers : int
+        Jokers of every puzzle (:func:`rumdiff.data.generator.generate`); the
+        ``puzzle`` column then holds :func:`rumdiff.puzzle.encode_games` text.
 
     Raises
     ------
@@ -110,6 +113,7 @@ class DatasetSpec:
     chunk_size: int = config.DATASET_CHUNK
     beam_width: int = config.BEAM_WIDTH
     solvers: tuple | None = None
+    jokers: int = 0
 
     def __post_init__(self):
         for name, low in (("count", 1), ("repeats", 1), ("chunk_size", 1), ("beam_width", 0)):
@@ -145,8 +149,9 @@ class DatasetSpec:
     def matches(self, recorded) -> str | None:
         """The first parameter in which ``recorded`` (a spec as JSON) differs, or None."""
         recorded = recorded or {}
+        defaults = {"jokers": 0}  # parameters added since the first datasets
         for key, value in self.as_json().items():
-            if recorded.get(key) != value:
+            if recorded.get(key, defaults.get(key)) != value:
                 return key
         return None
 
@@ -215,7 +220,7 @@ def build_dataset(
     features = feature_columns(spec.feature_set, spec.k, spec.m)
     generated = generate(
         spec.count, k=spec.k, m=spec.m, n=spec.n, mode=spec.mode, seed=spec.seed,
-        percentages=spec.percentages, regime_weights=spec.regime_weights,
+        percentages=spec.percentages, regime_weights=spec.regime_weights, jokers=spec.jokers,
     )  # fmt: skip
     try:
         path.parent.mkdir(parents=True, exist_ok=True)  # the lock lives beside the output
@@ -263,21 +268,21 @@ def _build(path, fmt, spec, generated, features, label_by, thresholds, workers, 
     return metadata
 
 
-def _chunk_rows(spec: DatasetSpec, start: int, copies, regime, probabilities):
+def _chunk_rows(spec: DatasetSpec, start: int, puzzles, regime, probabilities):
     """The rows (without labels) of puzzles ``start ..``, the CPU seconds they took, and
     the seconds of those spent on features."""
     import pandas as pd
 
-    from rumdiff.puzzle import encode_puzzles
+    from rumdiff.puzzle import encode_games
 
     cpu = time.process_time()
-    count = len(copies)
+    count = len(puzzles)
     columns = {
         "id": np.arange(start, start + count, dtype=np.int64),
         "k": np.full(count, spec.k, dtype=np.int8),
         "m": np.full(count, spec.m, dtype=np.int8),
         "n": np.full(count, spec.n, dtype=np.int16),
-        "puzzle": encode_puzzles(copies),
+        "puzzle": encode_games(puzzles),
         "mode": [spec.mode] * count,
         "regime": np.asarray(regime, dtype=np.int8),
     }
@@ -285,7 +290,7 @@ def _chunk_rows(spec: DatasetSpec, start: int, copies, regime, probabilities):
         columns[f"p{j}"] = probabilities[:, j]
     columns.update(
         solve_batch(
-            copies, m=spec.m, solvers=spec.solvers, repeats=spec.repeats,
+            puzzles, m=spec.m, solvers=spec.solvers, repeats=spec.repeats,
             beam_width=spec.beam_width,
         )
     )  # fmt: skip
@@ -296,7 +301,7 @@ def _chunk_rows(spec: DatasetSpec, start: int, copies, regime, probabilities):
     if spec.feature_set != "none":
         from rumdiff.features import compute_features
 
-        features = compute_features(copies, m=spec.m, feature_set=spec.feature_set)
+        features = compute_features(puzzles, m=spec.m, feature_set=spec.feature_set)
         frame = pd.concat([frame, features.reset_index(drop=True)], axis=1)
     done = time.process_time()
     return frame, done - cpu, done - featuring
@@ -312,10 +317,10 @@ def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, worke
     done = count - sum(min(size, count - c * size) for c in pending)
     if progress is not None:
         progress(done, count)
-    copies, regime = generated.puzzles.copies, generated.regime
+    puzzles, regime = generated.puzzles, generated.regime
     probabilities = generated.probabilities
     tasks = [
-        (spec, c * size, copies[c * size : (c + 1) * size],
+        (spec, c * size, puzzles[c * size : (c + 1) * size],
          regime[c * size : (c + 1) * size], probabilities[c * size : (c + 1) * size])
         for c in pending
     ]  # fmt: skip

@@ -89,7 +89,7 @@ def refeaturise_dataset(path, *, feature_set: str | None = None, output=None) ->
         The new metadata.
     """
     from rumdiff.features import compute_features
-    from rumdiff.puzzle import decode_puzzles
+    from rumdiff.puzzle import decode_games
 
     output = path if output is None else output
     frame = read_dataset(path)
@@ -99,8 +99,8 @@ def refeaturise_dataset(path, *, feature_set: str | None = None, output=None) ->
     k, m, n = (int(frame[name].iloc[0]) for name in ("k", "m", "n"))
     feature_set = feature_set or metadata.get("parameters", {}).get("feature_set") or "all"
     names = feature_columns(feature_set, k, m)
-    copies = decode_puzzles(frame["puzzle"].tolist(), k, n, m=m)
-    features = compute_features(copies, m=m, feature_set=feature_set) if names else None
+    puzzles = decode_games(frame["puzzle"].tolist(), k, n, m=m)
+    features = compute_features(puzzles, m=m, feature_set=feature_set) if names else None
     head = [c for c in dataset_columns(m, [], solvers_of(metadata)) if c != "label"]
     columns = {name: frame[name] for name in head}
     for name in names:

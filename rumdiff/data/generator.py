@@ -269,6 +269,20 @@ def redraw(
     return _redraw(spec, seed, index, attempt, regime)
 
 
+def _turns(spec: _Spec, count: int, seed: int, start: int, seen: set, jokers: int):
+    """:func:`generate` in turn mode."""
+    from rumdiff.data.turns import generate_turns
+
+    puzzles, shares, redraws = generate_turns(
+        count, k=spec.k, m=spec.m, n=spec.n, jokers=jokers, seed=seed, start=start, seen=seen
+    )
+    return GeneratedPuzzles(
+        puzzles=puzzles, mode="turn", seed=seed, start=start,
+        regime=np.zeros(count, dtype=np.int8), probabilities=shares, redraws=redraws,
+        duplicates_redrawn=int(redraws.sum()),
+    )  # fmt: skip
+
+
 def _distinct(spec: _Spec) -> int | None:
     """How many distinct puzzles the mode can draw, or None when astronomically many."""
     support = spec.m + 1 if spec.fixed is None else int(np.count_nonzero(spec.fixed))
@@ -292,6 +306,7 @@ def generate(
     regime_weights=config.REGIME_WEIGHTS,
     start: int = 0,
     seen: set[bytes] | None = None,
+    jokers: int = 0,
 ) -> GeneratedPuzzles:
     """Generate puzzles ``start .. start + count - 1`` of the run ``seed``, all distinct.
 
@@ -301,8 +316,9 @@ def generate(
         Number of puzzles, at least 0.
     k, m, n : int
         Colours, copies and values of G(k, m, n).
-    mode : {"fixed", "mixed", "simplex"}
-        How copy probabilities are chosen; see the module docstring.
+    mode : {"fixed", "mixed", "simplex", "turn"}
+        How copy probabilities are chosen; see the module docstring. ``"turn"``:
+        real-game turns, a table of valid sets and a rack (:mod:`rumdiff.data.turns`).
     seed : int
         Seed of the run, at least 0.
     percentages : sequence of m floats, optional
@@ -315,6 +331,9 @@ def generate(
     seen : set of bytes, optional
         :func:`puzzle_keys` of puzzles the result must differ from (the run's earlier
         chunks). Updated in place with the new puzzles' keys.
+    jokers : int
+        Jokers of each puzzle, 0..``config.MAX_JOKERS``: on the rack, or in turn mode
+        the game's jokers (some on the table, some on the rack, some in the box).
 
     Returns
     -------
@@ -328,8 +347,11 @@ def generate(
     spec = _spec(k, m, n, mode, percentages, regime_weights)
     count, seed = whole("count", count, low=0), whole("seed", seed, low=0)
     start = whole("start", start, low=0)
+    jokers = whole("jokers", jokers, low=0, high=config.MAX_JOKERS)
     if seen is None:
         seen = set()
+    if mode == "turn":
+        return _turns(spec, count, seed, start, seen, jokers)
     distinct = _distinct(spec)
     if distinct is not None and count + len(seen) > distinct:
         raise ValueError(
@@ -356,7 +378,10 @@ def generate(
 
     redraws = make_distinct(copies, probabilities, keys, seen, again, first_index=start)
     return GeneratedPuzzles(
-        puzzles=Puzzles(copies, m=m, source=f"generate(mode={mode!r}, seed={seed})"),
+        puzzles=Puzzles(
+            copies, m=m, source=f"generate(mode={mode!r}, seed={seed})",
+            jokers=np.full(count, jokers) if jokers else None,
+        ),  # fmt: skip
         mode=mode,
         seed=seed,
         start=start,

@@ -92,14 +92,14 @@ def joined_parts(work, fmt: str, spec, generated, run: dict):
     """The part files joined in order, with the workers' dtypes, checked against the run."""
     import pandas as pd
 
-    from rumdiff.puzzle import encode_puzzles
+    from rumdiff.puzzle import encode_games
 
     parts = [read_frame(work / part_name(c, fmt), fmt) for c in range(spec.chunks)]
     frame = cast_columns(pd.concat(parts, ignore_index=True), run.get("columns", {}))
     ids = frame["id"].to_numpy()
     if len(frame) != len(generated) or not np.array_equal(ids, np.arange(len(generated))):
         raise DatasetError(f"the parts in {work} do not hold puzzles 0..{len(generated) - 1}")
-    expected = encode_puzzles(generated.puzzles.copies)
+    expected = encode_games(generated.puzzles)
     if not np.array_equal(np.asarray(frame["puzzle"], dtype=object), np.asarray(expected, object)):
         raise DatasetError(f"the parts in {work} hold other puzzles than this run's; delete it")
     return frame

@@ -5,6 +5,11 @@ lays ``sets`` valid sets on the table (runs of 3-5 tiles and groups of 3..k colo
 each tile drawn from what the box still holds, and each joker of the box put in place of
 a table tile with probability one half), then deals the rack from what is left, jokers
 included. Such a table is always placeable, since the sets themselves place it.
+
+:func:`generate_turns` draws a run of them for ``rumdiff generate --mode turn``: turn
+``i`` of seed ``s`` comes from its own stream ``SeedSequence(s, spawn_key=(2, i, a))``
+(attempt ``a`` = 0, or the redraw of a duplicate), with ``config.TURN_SETS`` sets and a
+rack of ``config.TURN_RACK``; so a turn does not depend on how a run is split.
 """
 
 from __future__ import annotations
@@ -14,8 +19,10 @@ import numpy as np
 from rumdiff import config
 from rumdiff.puzzle import Puzzle
 
-__all__ = ["draw_turn"]
+__all__ = ["draw_turn", "generate_turns", "turn_keys"]
 
+#: First spawn-key entry of the turn streams (the generator uses 0 and 1).
+_TURN_STREAM = 2
 #: Tries to lay one more set before giving up on a box too empty for it.
 _TRIES = 200
 
@@ -84,3 +91,45 @@ def draw_turn(rng, *, k: int = config.K, m: int = config.M, n: int = 13, jokers:
         table=table,
         table_jokers=on_table,
     )
+
+
+def turn_keys(puzzles) -> list[bytes]:
+    """Keys of turns for uniqueness: equal turns of one shape have equal keys."""
+    from rumdiff.puzzle import encode_games
+
+    return [text.encode("ascii") for text in encode_games(puzzles)]
+
+
+def generate_turns(count: int, *, k: int, m: int, n: int, jokers: int, seed: int,
+                   start: int = 0, seen: set | None = None):  # fmt: skip
+    """Turns ``start .. start + count - 1`` of the run ``seed``, all distinct; see the
+    module docstring. Returns ``(puzzles, shares, redraws)``: a
+    :class:`~rumdiff.puzzle.Puzzles`, the share of cells with 0..m copies of each turn
+    (what it holds, not what it was drawn with) and the redraws of each."""
+    from rumdiff.puzzle import Puzzles
+
+    low, high = config.TURN_SETS
+    seen = set() if seen is None else seen
+    turns, redraws = [], np.zeros(count, dtype=np.int32)
+    for j in range(count):
+        for attempt in range(config.TURN_REDRAWS + 1):
+            stream = np.random.SeedSequence(seed, spawn_key=(_TURN_STREAM, start + j, attempt))
+            rng = np.random.default_rng(stream)
+            turn = draw_turn(rng, k=k, m=m, n=n, jokers=jokers,
+                             sets=int(rng.integers(low, high + 1)), rack=config.TURN_RACK)  # fmt: skip
+            key = turn_keys(Puzzles.from_list([turn]))[0]
+            if key not in seen:
+                break
+        else:
+            raise ValueError(
+                f"turn {start + j}: still a duplicate after {config.TURN_REDRAWS} redraws"
+            )
+        seen.add(key)
+        redraws[j] = attempt
+        turns.append(turn)
+    if not turns:
+        return Puzzles.empty(k=k, m=m, n=n), np.zeros((0, m + 1)), redraws
+    puzzles = Puzzles.from_list(turns, source=f"generate(mode='turn', seed={seed})")
+    cells = puzzles.copies.reshape(count, -1)
+    shares = np.stack([(cells == c).mean(axis=1) for c in range(m + 1)], axis=1)
+    return puzzles, shares, redraws

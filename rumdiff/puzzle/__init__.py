@@ -12,7 +12,14 @@ shape stack into a ``(puzzles, n, k)`` array (:class:`Puzzles`). Modules:
 - ``codec``: a lossless one-digit-per-cell text of a puzzle, for dataset columns.
 """
 
-from rumdiff.puzzle.codec import decode_puzzle, decode_puzzles, encode_puzzle, encode_puzzles
+from rumdiff.puzzle.codec import (
+    decode_games,
+    decode_puzzle,
+    decode_puzzles,
+    encode_games,
+    encode_puzzle,
+    encode_puzzles,
+)
 from rumdiff.puzzle.files import (
     PuzzleFileError,
     iter_puzzles,
@@ -31,8 +38,10 @@ __all__ = [
     "Puzzles",
     "as_copies",
     "as_stack",
+    "decode_games",
     "decode_puzzle",
     "decode_puzzles",
+    "encode_games",
     "encode_puzzle",
     "encode_puzzles",
     "format_puzzles",

@@ -2,7 +2,7 @@
 
 A puzzle's copies matrix becomes a string of n * k digits, which stores compactly in a
 dataset column and decodes back to the same array; see :func:`encode_puzzle` for the
-layout.
+layout. A puzzle with jokers or a table goes on after a ``|``: see :func:`encode_games`.
 """
 
 from __future__ import annotations
@@ -10,10 +10,17 @@ from __future__ import annotations
 import numpy as np
 
 from rumdiff import config
-from rumdiff.puzzle.puzzle import as_copies
+from rumdiff.puzzle.puzzle import Puzzles, as_copies
 from rumdiff.validation import check_kmn
 
-__all__ = ["decode_puzzle", "decode_puzzles", "encode_puzzle", "encode_puzzles"]
+__all__ = [
+    "decode_games",
+    "decode_puzzle",
+    "decode_puzzles",
+    "encode_games",
+    "encode_puzzle",
+    "encode_puzzles",
+]
 
 
 def _check_stack(array: np.ndarray) -> np.ndarray:
@@ -71,3 +78,48 @@ def decode_puzzles(texts, k: int, n: int, *, m: int = config.MAX_M) -> np.ndarra
 def decode_puzzle(text: str, k: int, n: int, *, m: int = config.MAX_M) -> np.ndarray:
     """Decode :func:`encode_puzzle` text into an int8 ``(n, k)`` array of copies."""
     return decode_puzzles([text], k, n, m=m)[0]
+
+
+#: Separates the parts of the text of a puzzle with jokers or a table.
+_SEPARATOR = "|"
+
+
+def encode_games(puzzles: Puzzles) -> list[str]:
+    """Lossless text of each puzzle of a stack, jokers and table included.
+
+    A puzzle without jokers or a table is its :func:`encode_puzzle` text, so plain
+    datasets read as before. Any other is that text, then ``|`` and the table's text
+    (empty without a table), ``|`` and the number of jokers, ``|`` and the number of
+    them on the table: ``"0120...|0010...|2|0"``.
+    """
+    texts = encode_puzzles(puzzles.copies)
+    if puzzles.plain:
+        return texts
+    table = encode_puzzles(puzzles.table) if puzzles.table is not None else [""] * len(texts)
+    zeros = np.zeros(len(texts), dtype=np.int8)
+    jokers = zeros if puzzles.jokers is None else puzzles.jokers
+    on_table = zeros if puzzles.table_jokers is None else puzzles.table_jokers
+    return [
+        f"{text}|{tab}|{j}|{t}" if j or tab.strip("0") else text
+        for text, tab, j, t in zip(texts, table, jokers.tolist(), on_table.tolist(), strict=True)
+    ]
+
+
+def decode_games(texts, k: int, n: int, *, m: int = config.MAX_M) -> Puzzles:
+    """Decode :func:`encode_games` texts into :class:`Puzzles` (jokers and table kept)."""
+    texts = list(texts)
+    if not any(isinstance(text, str) and _SEPARATOR in text for text in texts):
+        return Puzzles(decode_puzzles(texts, k, n, m=m), m=m)
+    parts = []
+    for row, text in enumerate(texts):
+        fields = str(text).split(_SEPARATOR)
+        if len(fields) == 1:
+            fields += ["", "0", "0"]
+        if len(fields) != 4 or not all(f.isdigit() and f.isascii() for f in fields[2:]):
+            raise ValueError(f"puzzle {row}: expected copies|table|jokers|table jokers")
+        parts.append(fields)
+    copies = decode_puzzles([f[0] for f in parts], k, n, m=m)
+    table = decode_puzzles([f[1] or "0" * (n * k) for f in parts], k, n, m=m)
+    jokers = [min(int(f[2]), 99) for f in parts]
+    table_jokers = [min(int(f[3]), 99) for f in parts]
+    return Puzzles(copies, m=m, jokers=jokers, table=table, table_jokers=table_jokers)

@@ -319,7 +319,14 @@ class Puzzles:
     def __len__(self) -> int:
         return self.copies.shape[0]
 
-    def __getitem__(self, index: int) -> Puzzle:
+    def __getitem__(self, index):
+        """One :class:`Puzzle`, or for a slice the :class:`Puzzles` it selects."""
+        if isinstance(index, slice):
+            return Puzzles(
+                self.copies[index], m=self.m, source=self.source,
+                **{name: None if getattr(self, name) is None else getattr(self, name)[index]
+                   for name in ("jokers", "table", "table_jokers")},
+            )  # fmt: skip
         if self.plain:
             return Puzzle(self.copies[index], m=self.m)
         return Puzzle(

@@ -34,8 +34,8 @@ class SearchEffort:
 
     Attributes
     ----------
-    score : int
-        The puzzle's maximum score.
+    score : int or None
+        The puzzle's maximum score; None when no arrangement places the whole table.
     lower, upper : int
         The bounds the search starts from (summed over segments).
     removed : int
@@ -94,6 +94,8 @@ def search_effort(
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"search_effort expects a Puzzle, got {type(puzzle).__name__}")
     max_states = whole("max_states", max_states, low=1)
+    if not puzzle.plain:
+        return _joker_search(puzzle, max_states, layout)
     code = {"auto": _search.AUTO, "dense": _search.DENSE, "sparse": _search.SPARSE}
     choice("layout", layout, LAYOUTS)
     if not _search.search_kernel.signatures:
@@ -135,3 +137,43 @@ def _search_kernel(puzzle: Puzzle, max_states: int, layout: int) -> np.ndarray:
         report,
     )
     return report
+
+
+def _joker_search(puzzle: Puzzle, max_states: int, layout: str) -> SearchEffort:
+    """The reference search of a puzzle with jokers or a table (docs/search-effort.md,
+    "Jokers and the table"): the joker-free search of its regular tiles when it has no
+    table, then the joker DP without a beam, aimed at every tile placed and then at the
+    lower bound. The joker DP's work is counted without any of the fast solver's
+    shortcuts, so the effort stays fixed as the solver gets faster."""
+    from rumdiff.solve._tiles import NOT_REACHED, OVER_BUDGET
+    from rumdiff.solve.jokers import run_joker_dp
+
+    started = time.perf_counter()
+    upper = puzzle.points
+    states = transitions = passes = 0
+    if puzzle.table is None and puzzle.table_jokers == 0:
+        # Jokers may stay on the rack: the joker-free optimum is a reachable score.
+        plain = search_effort(Puzzle(puzzle.copies, m=puzzle.m), max_states=max_states,
+                              layout=layout)  # fmt: skip
+        lower, states, transitions, passes = (
+            plain.score, plain.states, plain.transitions, plain.passes
+        )  # fmt: skip
+    else:
+        # Every arrangement places the table: no feasible score lies below its points.
+        lower = int((puzzle.table_copies.sum(axis=1) * np.arange(1, puzzle.n + 1)).sum())
+    score, method = lower, "bounds"
+    if lower < upper or puzzle.table is not None or puzzle.table_jokers:
+        best, dp_states, dp_transitions, dp_passes, status, _ = run_joker_dp(
+            puzzle, "value", max_states, 0, lower
+        )
+        if status == OVER_BUDGET:
+            raise SolverBudgetError(
+                f"the reference search needed more than max_states={max_states} states, "
+                f"or more than {config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
+            )
+        score = None if status == NOT_REACHED else int(best)
+        states, transitions = states + dp_states, transitions + dp_transitions
+        passes, method = passes + dp_passes, "dp"
+    seconds = time.perf_counter() - started
+    return SearchEffort(score, lower, upper, 0, 1, int(method == "dp"), states, transitions,
+                        passes, seconds, method)  # fmt: skip
