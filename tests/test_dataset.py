@@ -98,7 +98,7 @@ def test_metadata_records_how_the_dataset_was_made(one_go):
         "count": COUNT, "k": 4, "m": 2, "n": 100, "mode": "mixed", "seed": SEED,
         "percentages": None, "regime_weights": list(config.REGIME_WEIGHTS), "repeats": 1,
         "feature_set": "none", "chunk_size": CHUNK, "beam_width": config.BEAM_WIDTH,
-        "solvers": ["search"],
+        "solvers": ["search"], "jokers": 0,
     }  # fmt: skip
     assert metadata["rumdiff_version"] == __version__
     commit = metadata["git_commit"]
@@ -158,6 +158,24 @@ def test_other_shapes_and_modes(tmp_path):
     spec = DatasetSpec(count=5, mode="fixed", percentages=(10, 20), feature_set="none")
     build_dataset(fixed, spec, jobs=1)
     assert np.allclose(read_dataset(fixed)[["p0", "p1", "p2"]], [0.1, 0.2, 0.7])
+
+
+def test_joker_and_turn_datasets_keep_their_jokers_and_table(tmp_path):
+    from rumdiff.puzzle import decode_games
+    from rumdiff.solve import search_effort
+
+    for mode, jokers, n in (("turn", 2, 13), ("simplex", 1, 20)):
+        path = tmp_path / f"{mode}.csv"
+        spec = DatasetSpec(count=8, n=n, mode=mode, seed=2, jokers=jokers, chunk_size=3)
+        build_dataset(path, spec, jobs=1)
+        frame = read_dataset(path)
+        puzzles = decode_games(frame["puzzle"], 4, n, m=2)
+        expected = generate(8, n=n, mode=mode, seed=2, jokers=jokers).puzzles
+        assert list(puzzles) == list(expected)
+        for puzzle, row in zip(puzzles, frame.itertuples(), strict=True):
+            effort = search_effort(puzzle)
+            assert (row.score, row.search_transitions) == (effort.score, effort.transitions)
+        assert read_metadata(metadata_path(path))["parameters"]["jokers"] == jokers
 
 
 class Stop(Exception):

@@ -312,3 +312,32 @@ def test_failed_generation_leaves_seen_unchanged(monkeypatch):
     with pytest.raises(ValueError, match="redraws"):
         generate(22, k=1, m=2, n=3, mode="simplex", seed=2, seen=seen)
     assert seen == before
+
+
+def test_jokers_join_every_puzzle_and_change_nothing_else():
+    plain = generate(30, k=4, m=2, n=20, mode="simplex", seed=4)
+    jokers = generate(30, k=4, m=2, n=20, mode="simplex", seed=4, jokers=2)
+    assert np.array_equal(plain.puzzles.copies, jokers.puzzles.copies)
+    assert plain.puzzles.plain and (jokers.puzzles.jokers == 2).all()
+    assert jokers.puzzles.table is None and jokers.puzzles.table_jokers is None
+    with pytest.raises(ValueError, match="jokers"):
+        generate(3, jokers=config.MAX_JOKERS + 1)
+
+
+def test_turn_mode_draws_placeable_tables_reproducibly():
+    from rumdiff.solve import solve
+
+    run = generate(40, k=4, m=2, n=13, mode="turn", jokers=2, seed=9)
+    assert run.mode == "turn" and (run.regime == 0).all()
+    again = generate(15, k=4, m=2, n=13, mode="turn", jokers=2, seed=9, start=25)
+    for one, other in zip(list(run.puzzles)[25:], again.puzzles, strict=True):
+        assert one == other  # a turn depends on its seed and index only
+    assert len({p.key for p in run.puzzles}) == 40
+    np.testing.assert_allclose(run.probabilities.sum(axis=1), 1)
+    for puzzle in run.puzzles:
+        rack = puzzle.copies - puzzle.table_copies
+        assert rack.sum() + puzzle.jokers - puzzle.table_jokers <= config.TURN_RACK
+        assert puzzle.table is not None and puzzle.jokers <= 2
+        assert solve(puzzle).feasible  # the sets drawn place the table
+    with pytest.raises(ValueError, match="percentages"):
+        generate(2, mode="turn", percentages=(10, 10))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rumdiff.data.generator import generate
-from rumdiff.puzzle import decode_puzzle, decode_puzzles, encode_puzzle, encode_puzzles
+from rumdiff.puzzle import Puzzle, decode_puzzle, decode_puzzles, encode_puzzle, encode_puzzles
 
 
 def test_encoding_layout():
@@ -65,3 +65,21 @@ def test_decode_rejects_non_strings_and_encode_bad_copies():
         encode_puzzle(np.array([1, 0]))
     with pytest.raises(ValueError):
         encode_puzzle(np.array([[0.5, 0]]))
+
+
+def test_games_round_trip_jokers_and_tables():
+    from rumdiff.data.generator import generate
+    from rumdiff.puzzle import Puzzles, decode_games, encode_games
+
+    turns = generate(20, k=4, m=2, n=13, mode="turn", jokers=2, seed=3).puzzles
+    mixed = Puzzles.from_list([*turns, Puzzle(np.ones((13, 4), dtype=np.int8), m=2)])
+    texts = encode_games(mixed)
+    assert texts[-1] == "1" * 52  # a plain puzzle keeps its plain text
+    assert all(text.count("|") == 3 for text in texts[:-1])
+    back = decode_games(texts, 4, 13, m=2)
+    assert list(back) == list(mixed)
+    plain = generate(5, k=4, m=2, n=13, seed=3).puzzles
+    assert encode_games(plain) == encode_puzzles(plain.copies)
+    assert decode_games(encode_games(plain), 4, 13, m=2).plain
+    with pytest.raises(ValueError, match="copies|table|jokers"):
+        decode_games(["1" * 52 + "|x"], 4, 13, m=2)

@@ -379,7 +379,9 @@ def generate(
     redraws = make_distinct(copies, probabilities, keys, seen, again, first_index=start)
     return GeneratedPuzzles(
         puzzles=Puzzles(
-            copies, m=m, source=f"generate(mode={mode!r}, seed={seed})",
+            copies,
+            m=m,
+            source=f"generate(mode={mode!r}, seed={seed})",
             jokers=np.full(count, jokers) if jokers else None,
         ),  # fmt: skip
         mode=mode,

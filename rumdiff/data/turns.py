@@ -115,8 +115,8 @@ def generate_turns(count: int, *, k: int, m: int, n: int, jokers: int, seed: int
         for attempt in range(config.TURN_REDRAWS + 1):
             stream = np.random.SeedSequence(seed, spawn_key=(_TURN_STREAM, start + j, attempt))
             rng = np.random.default_rng(stream)
-            turn = draw_turn(rng, k=k, m=m, n=n, jokers=jokers,
-                             sets=int(rng.integers(low, high + 1)), rack=config.TURN_RACK)  # fmt: skip
+            sets = int(rng.integers(low, high + 1))
+            turn = draw_turn(rng, k=k, m=m, n=n, jokers=jokers, sets=sets, rack=config.TURN_RACK)
             key = turn_keys(Puzzles.from_list([turn]))[0]
             if key not in seen:
                 break
