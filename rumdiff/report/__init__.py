@@ -5,7 +5,8 @@
 - ``errors``: where the classifier errs, along the effort and by the solver's bound;
 - ``exploration``: mean solve time and work over a grid of copy shares (thesis Figures
   11, 12);
-- ``figures``: every matplotlib figure, drawn without pyplot.
+- ``figures``: every matplotlib figure of a report, drawn without pyplot;
+- ``tiles``: pictures of puzzles and their arrangements, as the tiles players see.
 """
 
 from rumdiff.report.exploration import explore, write_explore
