@@ -254,6 +254,12 @@ SOLVE_TASK_PUZZLES = 50
 #: m = 3), at most 11 bytes each.
 PUZZLE_LINE_BYTES = 10_000 * 6 * 3 * 11
 
+#: rumdiff show: the most puzzles one picture holds (the first ones unless --puzzles
+#: picks others), and the tallest picture it draws, in inches (a puzzle G(6, 3, 100)
+#: alone may need 50).
+SHOW_MAX_PUZZLES = 20
+SHOW_MAX_INCHES = 250
+
 EXPLORE_STEP = 5.0
 EXPLORE_ZOOM_STEP = 1.0
 EXPLORE_ZOOM_MAX = 10.0

@@ -16,7 +16,7 @@ import sys
 from rumdiff import __version__
 
 #: Command modules, in the order ``rumdiff --help`` lists them.
-COMMANDS = ("generate", "solve", "features", "train", "predict", "explore")
+COMMANDS = ("generate", "solve", "show", "features", "train", "predict", "explore")
 
 #: Exit code for bad input or a failed job.
 EXIT_ERROR = 1
