@@ -227,7 +227,7 @@ def draw_puzzles(puzzles, arrangements, *, numbers=None):
 def _legend(axes) -> float:
     """A sample rack card and table card, explained; returns the y below them."""
     x = 0.2
-    for table, words in ((False, "rack tile (may stay unplaced)"), (True, "table tile")):
+    for table, words in ((False, "rack tile (may stay unplaced)"), (True, "table tile (must be placed)")):
         _card_face(axes, x, 0.15, table, scale=0.7, label="legend")
         axes.text(x + 0.8, 0.57, words, va="center", fontsize=9, color="#333333")
         x += 8.0
