@@ -255,8 +255,8 @@ SOLVE_TASK_PUZZLES = 50
 PUZZLE_LINE_BYTES = 10_000 * 6 * 3 * 11
 
 #: rumdiff show: the most puzzles one picture holds (the first ones unless --puzzles
-#: picks others), and the tallest picture it draws, in inches (a puzzle G(6, 3, 100)
-#: alone may need 50).
+#: picks others), and the tallest picture it draws, in inches (every tile of G(6, 3,
+#: 100), three copies each, takes 56).
 SHOW_MAX_PUZZLES = 20
 SHOW_MAX_INCHES = 250
 

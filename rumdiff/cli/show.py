@@ -7,17 +7,19 @@ import os
 import stat
 
 from rumdiff import config
-from rumdiff.cli import DescribedHelpFormatter, UserError
+from rumdiff.cli import UserError
 from rumdiff.cli.options import check_outputs, puzzle_options, write_error
 
-DESCRIPTION = f"""\
-Solve puzzles of FILE and draw each with its optimal arrangement as the tiles players
-see: one run or group per row, coloured numbers on cards, the rack tiles left unplaced
-apart, a joker as J with what it stands for (=5r). Table tiles are grey with a dashed
-edge, rack tiles cream; a puzzle whose table cannot all be placed is drawn as its table
-and rack, marked infeasible. One picture holds at most {config.SHOW_MAX_PUZZLES} puzzles:
-the first ones, or those --puzzles picks.
-"""
+DESCRIPTION = (
+    "Solve puzzles of FILE and draw each with its optimal arrangement as the tiles players "
+    "see: one run or group per row, coloured numbers on cards, the rack tiles left unplaced "
+    "apart, a joker as J with what it stands for (=5r). Table tiles are grey with a dashed "
+    "edge, rack tiles cream; a puzzle whose table cannot all be placed is drawn as its table "
+    f"and rack, marked infeasible. A picture holds at most {config.SHOW_MAX_PUZZLES} puzzles "
+    f"and is at most {config.SHOW_MAX_INCHES} inches tall: the first puzzles that fit (a note "
+    "on stderr says so), or those --puzzles picks. The output is required, so nothing is "
+    "overwritten by surprise."
+)
 
 #: Picture formats, by the output's extension.
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
@@ -28,7 +30,6 @@ def register(subparsers) -> None:
         "show",
         help="draw puzzles and their optimal arrangements as tiles (PNG, SVG or PDF)",
         description=DESCRIPTION,
-        formatter_class=DescribedHelpFormatter,
     )
     puzzle_options(
         parser, k=None, n=None,

@@ -34,6 +34,9 @@ JOKER_INK = "#5d4037"
 #: dashed one, so the two differ in print and for colour-blind readers alike.
 FACES = {False: ("#fff8e1", "#6d6d6d", "solid"), True: ("#d5d5d5", "#424242", "dashed")}
 
+#: What the legend says of each face.
+LEGEND = {False: "rack tile (may stay unplaced)", True: "table tile (must be placed)"}
+
 #: Cards in a row before it wraps onto the next line (a run may be n tiles long).
 WRAP = 20
 #: Width of the row labels (run, group, ...), in card columns.
@@ -227,7 +230,7 @@ def draw_puzzles(puzzles, arrangements, *, numbers=None):
 def _legend(axes) -> float:
     """A sample rack card and table card, explained; returns the y below them."""
     x = 0.2
-    for table, words in ((False, "rack tile (may stay unplaced)"), (True, "table tile (must be placed)")):
+    for table, words in LEGEND.items():
         _card_face(axes, x, 0.15, table, scale=0.7, label="legend")
         axes.text(x + 0.8, 0.57, words, va="center", fontsize=9, color="#333333")
         x += 8.0
