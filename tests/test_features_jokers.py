@@ -128,6 +128,8 @@ def slow_joker_features(puzzle: Puzzle) -> dict:
         "joker_placeable_points": int((gained * values).sum()),
         "joker_bridges": int(bridges),
         "joker_groups": sum(int((row > 0).sum() == 2) for row in x) if k >= 3 else 0,
+        "table_needs_joker": int(np.maximum(table - cap0, 0).sum()),
+        "table_blocked": int(np.maximum(table - held, 0).sum()),
         "cap0": cap0,
     }
 
@@ -145,7 +147,7 @@ def test_joker_features_on_hand_cases():
     assert got == {"jokers": 1, "table_jokers": 0, "table_tiles": 0, "rack_tiles": 4,
                    "table_points": 0, "joker_lower": 0, "joker_upper": 14, "joker_gap": 14,
                    "joker_placeable": 4, "joker_placeable_points": 14, "joker_bridges": 1,
-                   "joker_groups": 1}  # fmt: skip
+                   "joker_groups": 1, "table_needs_joker": 0, "table_blocked": 0}  # fmt: skip
     # 1b 2b 3b 3b 5b without jokers: 1b 2b 3b scores 6; a joker would place the second 3b
     # and 5b (3b J=4b 5b), which the joker-free removal removes.
     tiles = [(1, 0), (2, 0), (3, 0), (3, 0), (5, 0)]
@@ -163,10 +165,15 @@ def test_joker_features_on_hand_cases():
     assert got == {"jokers": 1, "table_jokers": 1, "table_tiles": 3, "rack_tiles": 2,
                    "table_points": 15, "joker_lower": 15, "joker_upper": 18, "joker_gap": 3,
                    "joker_placeable": 2, "joker_placeable_points": 3, "joker_bridges": 0,
-                   "joker_groups": 0}  # fmt: skip
+                   "joker_groups": 0, "table_needs_joker": 0, "table_blocked": 0}  # fmt: skip
     # A table 3b alone cannot be placed: the gap is negative, and the puzzle infeasible.
     lonely = P([(1, 0)], k=4, m=2, n=6, table=[(3, 0)])
-    assert features(lonely)["joker_gap"] == -3 and solve_brute_force(lonely) is None
+    got = features(lonely)
+    assert (got["joker_gap"], got["table_needs_joker"], got["table_blocked"]) == (-3, 1, 1)
+    assert solve_brute_force(lonely) is None
+    # With one joker it can (1b J=2b 3b), with the joker pinned to it.
+    got = features(P([(1, 0)], k=4, m=2, n=6, jokers=1, table=[(3, 0)]))
+    assert (got["joker_gap"], got["table_needs_joker"], got["table_blocked"]) == (1, 1, 0)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -209,7 +216,7 @@ def test_capacities_match_the_brute_force_solver():
 
 
 def test_bounds_hold_the_optimum():
-    feasible = below = 0
+    feasible = below = needing = 0
     for puzzle in tiny_puzzles(11, 500, jokers=3):
         got = {name: int(v[0]) for name, v in joker_features(puzzle).items()}
         best = solve_brute_force(puzzle)
@@ -218,8 +225,11 @@ def test_bounds_hold_the_optimum():
         feasible += 1
         below += best < got["joker_upper"]
         assert got["joker_lower"] <= best <= got["joker_upper"], puzzle
-        assert got["joker_gap"] >= 0
-    assert feasible > 100 and below > 10
+        assert got["joker_gap"] >= 0 and got["table_blocked"] == 0
+        if got["table_needs_joker"]:
+            needing += 1
+            assert puzzle.jokers > 0
+    assert feasible > 100 and below > 10 and needing > 5
 
 
 @pytest.mark.parametrize(("k", "m", "n"), [(4, 2, 40), (3, 3, 20), (5, 1, 30), (2, 2, 15)])

@@ -20,7 +20,7 @@ from rumdiff.solve._tiles import (
 JOKER_COLUMNS = (
     "jokers", "table_jokers", "table_tiles", "rack_tiles", "table_points", "joker_lower",
     "joker_upper", "joker_placeable", "joker_placeable_points", "joker_bridges",
-    "joker_groups",
+    "joker_groups", "table_needs_joker", "table_blocked",
 )  # fmt: skip
 
 
@@ -108,6 +108,8 @@ def joker_stack(stack, table, jokers, table_jokers, m, s, gv, tables, out):
         placeable_points = 0
         bridges = 0
         joker_groups = 0
+        needs_joker = 0
+        blocked = 0
         for w in range(n):
             present = 0
             for c in range(k):
@@ -132,6 +134,8 @@ def joker_stack(stack, table, jokers, table_jokers, m, s, gv, tables, out):
                 placeable_points += (w + 1) * (helped - alone)
                 held = alone if j == 0 else min(x[w, c], helped + j - 1)
                 upper += (w + 1) * held
+                needs_joker += max(0, table[p, w, c] - alone)
+                blocked += max(0, table[p, w, c] - held)
         if on_table > 0 or table_jokers[p] > 0:
             lower = table_points
         else:
@@ -139,7 +143,7 @@ def joker_stack(stack, table, jokers, table_jokers, m, s, gv, tables, out):
             lower = joker_free_lower(scratch, m, s, gv, tables, reach, work, bounds)
         row = (
             j, table_jokers[p], on_table, rack, table_points, lower, upper, placeable,
-            placeable_points, bridges, joker_groups,
+            placeable_points, bridges, joker_groups, needs_joker, blocked,
         )  # fmt: skip
         for column in range(len(row)):
             out[p, column] = row[column]

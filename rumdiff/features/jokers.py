@@ -45,6 +45,12 @@ JOKER_FEATURES = {
     "split at gaps.",
     "joker_groups": "values with exactly s - 1 = 2 colours present (k >= 3): no group "
     "without a joker, one with it.",
+    "table_needs_joker": "table copies beyond what valid sets can hold without jokers: "
+    "each needs a joker in its set, so they pin the jokers (without jokers the table "
+    "cannot be placed whole).",
+    "table_blocked": "table copies beyond what joker_upper lets valid sets hold: "
+    "positive proves the table cannot be placed whole (the DP answers infeasible, "
+    "usually after little work).",
 }
 
 
