@@ -6,7 +6,11 @@
   ``_thesis``);
 - ``extended``: our extended set, on the solver's own reduction and bounds (kernels in
   ``_extended`` and ``_search``);
-- ``transformer``: :class:`PuzzleFeatures`, the same as a scikit-learn transformer.
+- ``jokers``: the joker features, which see jokers and the table (kernels in
+  ``_jokers``);
+- ``transformer``: :class:`PuzzleFeatures`, the same as a scikit-learn transformer;
+- ``flat``: :func:`flatten_puzzles`, puzzles (jokers and table included) as the 2-D
+  rows that transformer reads.
 """
 
 from rumdiff.features.compute import (
@@ -16,11 +20,15 @@ from rumdiff.features.compute import (
     feature_names,
 )
 from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
+from rumdiff.features.flat import JOKERS_REFUSED, flatten_puzzles
+from rumdiff.features.jokers import JOKER_FEATURES, joker_features
 from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
 from rumdiff.features.transformer import PuzzleFeatures
 
 __all__ = [
     "EXTENDED_FEATURES",
+    "JOKERS_REFUSED",
+    "JOKER_FEATURES",
     "THESIS_FEATURES",
     "PuzzleFeatures",
     "check_feature_set",
@@ -28,6 +36,8 @@ __all__ = [
     "describe_features",
     "extended_features",
     "feature_names",
+    "flatten_puzzles",
+    "joker_features",
     "thesis_feature_names",
     "thesis_features",
 ]

@@ -9,6 +9,11 @@ puzzle, columns in the order of :func:`feature_names`:
   (:mod:`rumdiff.features.extended`);
 - ``"all"``: thesis columns, then extended.
 
+With ``jokers=True`` the joker features follow the set's columns
+(:data:`~rumdiff.features.jokers.JOKER_FEATURES`, :mod:`rumdiff.features.jokers`); the
+set's own columns are computed on the regular tiles (rack and table together) whatever
+the jokers, so a joker-free puzzle's columns do not change.
+
 Numba kernels do the work over the whole stack (``experiments/bench_features.py``
 measures it).
 """
@@ -19,8 +24,8 @@ import pandas as pd
 
 from rumdiff import config
 from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
+from rumdiff.features.jokers import JOKER_FEATURES, as_puzzles, joker_features
 from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
-from rumdiff.puzzle import as_stack
 from rumdiff.validation import choice
 
 __all__ = ["check_feature_set", "compute_features", "describe_features", "feature_names"]
@@ -31,7 +36,9 @@ def check_feature_set(feature_set: str) -> str:
     return choice("feature set", feature_set, config.FEATURE_SETS)
 
 
-def feature_names(feature_set: str = config.FEATURE_SET, *, k: int, m: int) -> list[str]:
+def feature_names(
+    feature_set: str = config.FEATURE_SET, *, k: int, m: int, jokers: bool = False
+) -> list[str]:
     """Names of a feature set's columns, in order.
 
     Parameters
@@ -41,6 +48,8 @@ def feature_names(feature_set: str = config.FEATURE_SET, *, k: int, m: int) -> l
     k, m : int
         Colours and copies of the puzzles. Only the thesis's ``pct_*`` columns depend
         on m (one per copy count); no name depends on k today.
+    jokers : bool, default False
+        Append the joker features (:data:`~rumdiff.features.jokers.JOKER_FEATURES`).
     """
     check_feature_set(feature_set)
     names = []
@@ -48,27 +57,38 @@ def feature_names(feature_set: str = config.FEATURE_SET, *, k: int, m: int) -> l
         names += thesis_feature_names(m=m)
     if feature_set in ("extended", "all"):
         names += list(EXTENDED_FEATURES)
+    if jokers:
+        names += list(JOKER_FEATURES)
     return names
 
 
-def describe_features(feature_set: str = config.FEATURE_SET, *, k: int, m: int) -> dict:
+def describe_features(
+    feature_set: str = config.FEATURE_SET, *, k: int, m: int, jokers: bool = False
+) -> dict:
     """What each feature of :func:`feature_names` measures, by name, in column order."""
-    docs = {**THESIS_FEATURES, **EXTENDED_FEATURES}
-    return {name: docs[name] for name in feature_names(feature_set, k=k, m=m)}
+    docs = {**THESIS_FEATURES, **EXTENDED_FEATURES, **JOKER_FEATURES}
+    return {name: docs[name] for name in feature_names(feature_set, k=k, m=m, jokers=jokers)}
 
 
-def compute_features(copies, *, m: int, feature_set: str = config.FEATURE_SET) -> pd.DataFrame:
+def compute_features(
+    copies, *, m: int, feature_set: str = config.FEATURE_SET, jokers: bool | None = None
+) -> pd.DataFrame:
     """Pre-solve features of every puzzle in a stack, one row per puzzle.
 
     Parameters
     ----------
     copies : Puzzles, Puzzle or array_like of shape (puzzles, n, k)
-        Whole numbers 0..m: ``copies[p, v - 1, c]`` is the number of tiles of value v
-        and colour c in puzzle p. A single :class:`~rumdiff.puzzle.Puzzle` gives one row.
+        Whole numbers 0..m: ``copies[p, v - 1, c]`` is the number of regular tiles of
+        value v and colour c in puzzle p, rack and table together. A single
+        :class:`~rumdiff.puzzle.Puzzle` gives one row; :class:`~rumdiff.puzzle.Puzzles`
+        and :class:`~rumdiff.puzzle.Puzzle` may hold jokers and a table.
     m : int
         Most copies of a tile (must match a :class:`~rumdiff.puzzle.Puzzles`' own m).
     feature_set : {"thesis", "extended", "all"}, default config.FEATURE_SET
         Which columns; see :func:`feature_names` and :func:`describe_features`.
+    jokers : bool or None, default None
+        Append the joker features. None: append them when the puzzles hold jokers or a
+        table (a plain array never does). The set's own columns are the same either way.
 
     Returns
     -------
@@ -82,11 +102,16 @@ def compute_features(copies, *, m: int, feature_set: str = config.FEATURE_SET) -
         On an unknown feature set or malformed puzzles.
     """
     check_feature_set(feature_set)
-    stack = as_stack(copies, m=m)
+    puzzles = as_puzzles(copies, m=m)
+    stack = puzzles.copies
+    if jokers is None:
+        jokers = not puzzles.plain
     columns = {}
     if feature_set in ("thesis", "all"):
         columns.update(thesis_features(stack, m=m))
     if feature_set in ("extended", "all"):
         columns.update(extended_features(stack, m=m))
-    names = feature_names(feature_set, k=stack.shape[2], m=m)
+    if jokers:
+        columns.update(joker_features(puzzles))
+    names = feature_names(feature_set, k=stack.shape[2], m=m, jokers=jokers)
     return pd.DataFrame({name: columns[name] for name in names}, columns=names)
