@@ -160,3 +160,16 @@ def test_cli_missing_default_model_says_how_to_build_it(puzzle_file, monkeypatch
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "no-such-model.joblib is missing" in error
     assert "rumdiff train" in error
+
+
+def test_a_model_without_jokers_refuses_joker_puzzles_in_one_line(model, tmp_path, capsys):
+    rack = tmp_path / "rack.in"  # jokers on the rack alone, in the model's family
+    rack.write_text("1\n4\n5b 6b 7b J\n")
+    table = tmp_path / "table.in"
+    table.write_text("1\n4\n5b | 6b 7b 8b\n")
+    for path in (rack, table):
+        out = tmp_path / "out.csv"
+        assert main(["predict", str(path), "--model", model.path, "-o", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "jokers or a table" in err and "trained without" in err
+        assert not out.exists()

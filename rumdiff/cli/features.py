@@ -24,6 +24,11 @@ def register(subparsers) -> None:
         "--features", dest="feature_set", choices=config.FEATURE_SETS, default=config.FEATURE_SET,
         help=f"which features (default: {config.FEATURE_SET})",
     )  # fmt: skip
+    parser.add_argument(
+        "--joker-features", action="store_true",
+        help="add the joker and table features (default: when the file's first puzzles "
+        "have jokers or a table)",
+    )  # fmt: skip
     parser.set_defaults(run=run)
 
 
@@ -34,11 +39,21 @@ def run(args) -> int:
 
     check_outputs([args.file], [args.output])
     shape = {"k": args.k, "m": args.m, "n": args.n}
+    jokers = True if args.joker_features else None  # None: decided by the first block
     with output_stream(args.output) as out:
         done = 0
         for block in puzzle_blocks(args):  # memory follows a block, not the file
+            if jokers is None:
+                jokers = not block.plain
+            if not jokers and not block.plain:
+                raise UserError(
+                    f"{args.file}: puzzles with jokers or a table follow {done:,} without "
+                    "them; rerun with --joker-features, so every row has the same columns"
+                )
             try:
-                frame = compute_features(block, m=block.m, feature_set=args.feature_set)
+                frame = compute_features(
+                    block, m=block.m, feature_set=args.feature_set, jokers=jokers
+                )
             except ValueError as error:
                 raise UserError(f"{args.file}: {error}") from None
             for position, (column, value) in enumerate(shape.items(), start=1):
@@ -47,6 +62,6 @@ def run(args) -> int:
             out.write(frame.to_csv(index=False, header=done == 0, lineterminator="\n"))
             done += len(frame)
         if done == 0:
-            names = feature_names(args.feature_set, k=args.k, m=args.m)
+            names = feature_names(args.feature_set, k=args.k, m=args.m, jokers=bool(jokers))
             out.write(",".join(["puzzle", *shape, *names]) + "\n")
     return 0

@@ -134,6 +134,12 @@ class DatasetSpec:
             object.__setattr__(self, "solvers", ordered)
 
     @property
+    def has_jokers(self) -> bool:
+        """Whether the puzzles have jokers or a table (their features then include the
+        joker features)."""
+        return self.jokers > 0 or self.mode == "turn"
+
+    @property
     def chunks(self) -> int:
         """Number of part files: chunks of ``chunk_size`` puzzles."""
         return -(-self.count // self.chunk_size)
@@ -217,7 +223,7 @@ def build_dataset(
         raise DatasetError(f"{label_by} labels need the {needed} among the solvers {spec.solvers}")
     if whole("jobs", jobs, error=DatasetError) == 0:
         raise DatasetError("jobs must be a non-zero whole number (-1: every core), got 0")
-    features = feature_columns(spec.feature_set, spec.k, spec.m)
+    features = feature_columns(spec.feature_set, spec.k, spec.m, spec.has_jokers)
     generated = generate(
         spec.count, k=spec.k, m=spec.m, n=spec.n, mode=spec.mode, seed=spec.seed,
         percentages=spec.percentages, regime_weights=spec.regime_weights, jokers=spec.jokers,
@@ -301,7 +307,9 @@ def _chunk_rows(spec: DatasetSpec, start: int, puzzles, regime, probabilities):
     if spec.feature_set != "none":
         from rumdiff.features import compute_features
 
-        features = compute_features(puzzles, m=spec.m, feature_set=spec.feature_set)
+        features = compute_features(
+            puzzles, m=spec.m, feature_set=spec.feature_set, jokers=spec.has_jokers
+        )
         frame = pd.concat([frame, features.reset_index(drop=True)], axis=1)
     done = time.process_time()
     return frame, done - cpu, done - featuring

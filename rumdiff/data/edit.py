@@ -98,9 +98,12 @@ def refeaturise_dataset(path, *, feature_set: str | None = None, output=None) ->
         raise DatasetError(f"{path}: not a rumdiff dataset (no column 'puzzle')")
     k, m, n = (int(frame[name].iloc[0]) for name in ("k", "m", "n"))
     feature_set = feature_set or metadata.get("parameters", {}).get("feature_set") or "all"
-    names = feature_columns(feature_set, k, m)
     puzzles = decode_games(frame["puzzle"].tolist(), k, n, m=m)
-    features = compute_features(puzzles, m=m, feature_set=feature_set) if names else None
+    jokers = not puzzles.plain
+    names = feature_columns(feature_set, k, m, jokers)
+    features = None
+    if names:
+        features = compute_features(puzzles, m=m, feature_set=feature_set, jokers=jokers)
     head = [c for c in dataset_columns(m, [], solvers_of(metadata)) if c != "label"]
     columns = {name: frame[name] for name in head}
     for name in names:

@@ -32,8 +32,9 @@ def dataset_columns(m: int, features, solvers=("search",)) -> list[str]:
     return [*HEAD_COLUMNS, *probabilities, *solver_columns(solvers), *features, "label"]
 
 
-def feature_columns(feature_set: str, k: int, m: int) -> list[str]:
-    """Names of the feature columns a G(k, m, .) dataset stores for ``feature_set``.
+def feature_columns(feature_set: str, k: int, m: int, jokers: bool = False) -> list[str]:
+    """Names of the feature columns a G(k, m, .) dataset stores for ``feature_set``
+    (with the joker features when its puzzles have jokers or a table).
 
     Raises
     ------
@@ -46,7 +47,7 @@ def feature_columns(feature_set: str, k: int, m: int) -> list[str]:
         return []
     from rumdiff.features import feature_names
 
-    names = list(feature_names(feature_set, k=k, m=m))
+    names = list(feature_names(feature_set, k=k, m=m, jokers=jokers))
     clash = sorted(set(names) & set(dataset_columns(m, [], config.DATASET_SOLVERS)))
     if clash:
         raise DatasetError(f"feature {clash[0]!r} clashes with a dataset column")

@@ -83,6 +83,11 @@ class Model:
         return int(self.metadata["n"])
 
     @property
+    def jokers(self) -> bool:
+        """Whether the model was trained on puzzles with jokers or a table."""
+        return bool(self.metadata.get("jokers", False))
+
+    @property
     def classes(self) -> list:
         """Every difficulty class, in the order of :meth:`predict_proba`'s columns."""
         return [int(c) for c in self.metadata["classes"]]
@@ -112,13 +117,20 @@ class Model:
                 f"{' ' + self.path if self.path else ''} was trained on "
                 f"G(k={self.k}, m={self.m}, n={self.n})"
             )
+        if not self.jokers and not puzzles.plain:
+            where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
+            raise ModelError(
+                f"{where}puzzles have jokers or a table, but the model"
+                f"{' ' + self.path if self.path else ''} was trained without them; use a "
+                "model trained on such puzzles (rumdiff generate --jokers J or --mode turn)"
+            )
 
     def features(self, puzzles) -> np.ndarray:
         """The feature matrix of checked :class:`Puzzles`, as both forests take it."""
         self.check_puzzles(puzzles)
         if len(puzzles) == 0:
             return np.zeros((0, len(self.metadata["feature_names"])))
-        return self.pipeline[:-1].transform(puzzles.copies)
+        return self.pipeline[:-1].transform(puzzles if self.jokers else puzzles.copies)
 
     def predict_proba(self, puzzles, X=None) -> np.ndarray:
         """Class probabilities ``(puzzles, len(classes))``; a class the training data
@@ -156,7 +168,8 @@ def build_model(result) -> Model:
     from rumdiff.features import PuzzleFeatures
 
     data = result.data
-    features = PuzzleFeatures(feature_set=data.feature_set, m=data.m).fit(data.puzzles)
+    features = PuzzleFeatures(feature_set=data.feature_set, m=data.m, jokers=data.jokers)
+    features.fit(data.puzzles)
     names = [str(name) for name in features.get_feature_names_out()]
     if names != list(data.feature_names):
         raise ValueError(
@@ -189,7 +202,10 @@ def _metadata(result) -> dict:
         "n": data.n,
         "feature_set": data.feature_set,
         "feature_names": list(data.feature_names),
-        "features_sha256": features_fingerprint(data.feature_set, k=data.k, m=data.m, n=data.n),
+        "jokers": data.jokers,
+        "features_sha256": features_fingerprint(
+            data.feature_set, k=data.k, m=data.m, n=data.n, jokers=data.jokers
+        ),
         "label_by": data.label_by,
         "effort": config.LABEL_EFFORT[data.label_by],
         "thresholds": data.thresholds,
@@ -275,12 +291,16 @@ def _check_content(path: Path, content, metadata: dict) -> None:
         if not hasattr(forest, "estimators_"):
             raise ModelError(f"{path}: not a fitted rumdiff model (a forest was never fitted)")
     names = [str(name) for name in classifier.named_steps["features"].get_feature_names_out()]
-    now = list(feature_names(metadata["feature_set"], k=metadata["k"], m=metadata["m"]))
+    jokers = bool(metadata.get("jokers", False))
+    now = list(
+        feature_names(metadata["feature_set"], k=metadata["k"], m=metadata["m"], jokers=jokers)
+    )
     shape = {key: metadata[key] for key in ("k", "m", "n")}
     if (
         names != metadata["feature_names"]
         or now != names
-        or features_fingerprint(metadata["feature_set"], **shape) != metadata.get("features_sha256")
+        or features_fingerprint(metadata["feature_set"], **shape, jokers=jokers)
+        != metadata.get("features_sha256")
     ):
         raise ModelError(
             f"{path}: its features differ from those rumdiff.features computes now; "

@@ -158,12 +158,13 @@ def _check_fields(side: Path, metadata: dict) -> None:
     need(isinstance(metadata["model_sha256"], str), "model_sha256 must be text")
 
 
-def features_fingerprint(feature_set: str, *, k: int, m: int, n: int) -> str:
+def features_fingerprint(feature_set: str, *, k: int, m: int, n: int, jokers: bool = False) -> str:
     """SHA-256 of the features rumdiff.features computes now for fixed random puzzles.
 
     Saved in the sidecar and compared when loading, so that a model is refused when
     the features it was trained on are computed differently now, even under the same
-    names. The puzzles come from ``Generator.random``, whose stream numpy keeps stable.
+    names. The puzzles come from ``Generator.random``, whose stream numpy keeps stable;
+    with ``jokers``, they also get 0..2 jokers and a random part of them on a table.
     """
     import hashlib
 
@@ -171,5 +172,14 @@ def features_fingerprint(feature_set: str, *, k: int, m: int, n: int) -> str:
 
     rng = np.random.Generator(np.random.PCG64(config.SEED))
     copies = (rng.random((config.FINGERPRINT_PUZZLES, n, k)) * (m + 1)).astype(np.int8)
-    values = compute_features(copies, m=m, feature_set=feature_set).to_numpy(np.float64)
+    puzzles = copies
+    if jokers:
+        from rumdiff.puzzle import Puzzles
+
+        count = config.FINGERPRINT_PUZZLES
+        table = np.minimum(copies, (rng.random(copies.shape) < 0.3).astype(np.int8))
+        puzzles = Puzzles(copies, m=m, jokers=(rng.random(count) * 3).astype(np.int8),
+                          table=table)  # fmt: skip
+    values = compute_features(puzzles, m=m, feature_set=feature_set, jokers=jokers)
+    values = values.to_numpy(np.float64)
     return hashlib.sha256(np.round(values, 6).tobytes()).hexdigest()

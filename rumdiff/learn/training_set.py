@@ -36,9 +36,12 @@ class TrainingData:
         The label measure's thresholds (see rumdiff.data.labels).
     k, m, n : int
         Parameters of the dataset's puzzles (all rows share them).
-    puzzles : ndarray of int8, shape (sample, n, k)
+    puzzles : Puzzles
         A few decoded puzzles of the dataset, drawn from all of it, to check features
         and fit the model's feature step.
+    jokers : bool
+        Whether the dataset's puzzles have jokers or a table: the features then
+        include the joker features, and so does the model.
     effort : ndarray of float64, shape (rows,)
         What the labels cut by thresholds (``config.LABEL_EFFORT[label_by]``):
         transitions or seconds; the report shows where the errors fall on it.
@@ -67,7 +70,7 @@ class TrainingData:
     k: int
     m: int
     n: int
-    puzzles: np.ndarray
+    puzzles: object
     effort: np.ndarray
     needs_dp: np.ndarray
     puzzle_rows: np.ndarray
@@ -75,6 +78,7 @@ class TrainingData:
     source: str = ""
     sha256: str = ""
     below_upper: np.ndarray | None = None
+    jokers: bool = False
 
     def __len__(self) -> int:
         return len(self.y)
@@ -146,7 +150,7 @@ def training_data(
     """
     from rumdiff.data.labels import check_thresholds, compute_labels
     from rumdiff.features import check_feature_set, feature_names
-    from rumdiff.puzzle import decode_puzzles
+    from rumdiff.puzzle import decode_games
 
     check_feature_set(feature_set)
     metadata = dict(metadata or {})
@@ -161,7 +165,9 @@ def training_data(
         if column not in frame:
             raise ValueError(f"the dataset has no column {column!r}")
     k, m, n = (_one(frame, column) for column in ("k", "m", "n"))
-    names = list(feature_names(feature_set, k=k, m=m))
+    # A puzzle with jokers or a table is stored as copies|table|jokers|table jokers.
+    jokers = bool(frame["puzzle"].astype(str).str.contains("|", regex=False).any())
+    names = list(feature_names(feature_set, k=k, m=m, jokers=jokers))
     missing = [name for name in names if name not in frame]
     if missing:
         raise ValueError(f"the dataset lacks feature columns {missing}; rebuild it")
@@ -184,13 +190,13 @@ def training_data(
     if "score" in frame and "upper" in frame:
         below_upper = (frame["score"] < frame["upper"]).to_numpy()
     rows = _check_rows(len(frame))
-    puzzles = decode_puzzles(frame["puzzle"].iloc[rows].tolist(), k, n, m=m)
+    puzzles = decode_games(frame["puzzle"].iloc[rows].tolist(), k, n, m=m)
     return TrainingData(
         X=X, y=y, feature_names=names, feature_set=feature_set, label_by=label_by,
         thresholds=list(thresholds), k=k, m=m, n=n, puzzles=puzzles,
         effort=frame[config.LABEL_EFFORT[label_by]].to_numpy(dtype=np.float64),
         needs_dp=_needs_dp(frame, label_by), metadata=metadata, source=str(source),
-        sha256=sha256, below_upper=below_upper, puzzle_rows=rows,
+        sha256=sha256, below_upper=below_upper, puzzle_rows=rows, jokers=jokers,
     )  # fmt: skip
 
 
@@ -221,7 +227,9 @@ def check_features(data: TrainingData) -> None:
     """
     from rumdiff.features import compute_features
 
-    fresh = compute_features(data.puzzles, m=data.m, feature_set=data.feature_set)
+    fresh = compute_features(
+        data.puzzles, m=data.m, feature_set=data.feature_set, jokers=data.jokers
+    )
     fresh = fresh[data.feature_names].to_numpy(dtype=np.float32)
     rows = data.puzzle_rows
     stored = data.X[rows]

@@ -1,0 +1,62 @@
+"""Training and prediction on puzzles with jokers and a table (issue #22)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers import TINY_GRID, read
+
+from rumdiff.cli import main
+
+TURN = Path(__file__).resolve().parents[1] / "data" / "examples" / "turn.in"
+
+
+@pytest.fixture(scope="module")
+def joker_model(tmp_path_factory):
+    """A tiny model trained on 150 real-game turns of G(4, 2, 13) with two jokers."""
+    from rumdiff.data import DatasetSpec, build_dataset
+    from rumdiff.data.labels import tercile_thresholds
+    from rumdiff.learn import build_model, save_model, train, training_data
+
+    folder = tmp_path_factory.mktemp("jokers")
+    path = folder / "turns.parquet"
+    spec = DatasetSpec(count=150, n=13, mode="turn", jokers=2, seed=4)
+    build_dataset(path, spec, jobs=1)
+    frame, metadata = read(path)
+    thresholds = tercile_thresholds(frame["search_transitions"])
+    data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)
+    result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
+    return save_model(build_model(result), folder / "model.skops"), data
+
+
+def test_a_joker_dataset_trains_on_the_joker_features(joker_model):
+    from rumdiff.features import JOKER_FEATURES
+
+    model, data = joker_model
+    assert data.jokers and model.jokers and model.metadata["jokers"] is True
+    assert set(JOKER_FEATURES) <= set(data.feature_names)
+    assert data.feature_names == model.metadata["feature_names"]
+
+
+def test_the_joker_model_loads_and_predicts_turns_and_plain_puzzles(joker_model, capsys):
+    from rumdiff.learn import load_model
+    from rumdiff.learn.prediction import predict
+    from rumdiff.puzzle import read_puzzles
+
+    model, _ = joker_model
+    loaded = load_model(model.path)  # the features' fingerprint includes the joker columns
+    frame = predict(loaded, read_puzzles(TURN, n=13))
+    assert len(frame) == 1
+    np.testing.assert_allclose(frame.filter(like="p_").sum(axis=1), 1)
+    assert main(["predict", str(TURN), "--model", model.path, "--format", "csv"]) == 0
+    assert capsys.readouterr().out.count("\n") == 2  # header and one row
+
+
+def test_the_joker_model_takes_puzzles_without_jokers_too(joker_model, tmp_path, capsys):
+    model, _ = joker_model
+    plain = tmp_path / "plain.in"
+    plain.write_text("1\n4\n1b 1g 1r 2b\n")
+    assert main(["predict", str(plain), "--model", model.path, "--format", "csv"]) == 0
+    assert capsys.readouterr().out.count("\n") == 2
