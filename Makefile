@@ -6,7 +6,7 @@ OUT ?= runs/quickstart
 COUNT ?= 20000
 SEED ?= 0
 
-.PHONY: setup run default-model test test-all test-floors lint bench clean
+.PHONY: setup run default-model joker-model test test-all test-floors lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -29,6 +29,12 @@ run: setup
 default-model: setup
 	$(BIN)/rumdiff generate data/generated/default.parquet --count 400000 --seed 400 --resume
 	$(BIN)/rumdiff train data/generated/default.parquet -o runs/default-model --model models/default.skops --seed 0 --compare
+
+# A model of G(4, 2, 100) puzzles with two rack jokers (issue #22; not shipped): 8,000
+# simplex puzzles labelled at their family's effort terciles (docs/decisions/joker-model.md).
+joker-model: setup
+	$(BIN)/rumdiff generate data/generated/jokers.parquet --mode simplex --jokers 2 --count 8000 --seed 22 --chunk-size 250 --thresholds 908000,4470000 --resume
+	$(BIN)/rumdiff train data/generated/jokers.parquet -o runs/joker-model --seed 0
 
 lint: setup
 	$(BIN)/ruff check rumdiff tests experiments
