@@ -36,12 +36,17 @@ def _slot(keys, code, mask):
 
 
 @njit(cache=True)
-def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget, path, picks):
+def joker_dp(
+    x, need, values, ahead, jokers, owed, tables, groups, pair, target, budget, path, picks
+):
     """Best score >= ``target`` of the rows ``x`` with ``jokers`` jokers, ``owed`` of them
     the table's, and at least ``need[i, c]`` tiles of row i and colour c placed.
 
     Row i holds tiles of value weight ``values[i]``; ``values`` has one more entry for
-    the closing row, where no tile or joker may go. ``tables`` are
+    the closing row, where no tile or joker may go. ``ahead[i, s]`` bounds from above
+    what rows i.. may still add to a state that has placed s jokers (rows + 2 rows: the
+    points of every tile there, or :func:`joker_ahead`); a state that cannot reach
+    ``target`` even so is dropped. ``tables`` are
     ``(first, used, next_state, nonzero)`` of
     :func:`rumdiff.solve.runstates.complete_run_states`, ``groups`` and ``pair`` the
     table and codes of :func:`rumdiff.solve.groups.joker_group_table`. ``budget`` is
@@ -73,10 +78,6 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
     power[0] = 1
     for c in range(1, k):
         power[c] = power[c - 1] * (jokers + 1)
-    # The points of the rows from i on: what a state may still gain.
-    suffix = np.zeros(rows + 2, np.int64)
-    for i in range(rows - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + values[i] * x[i].sum()
     # The hash table: keys (-1 empty), each key's list position, each position's slot.
     # It doubles when half full, up to twice ``max_live``.
     keys = np.full(1 << 12, -1, np.int64)
@@ -106,7 +107,6 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
     for i in range(rows + 1):
         v = values[i]
         closing = i == rows
-        threshold = target - suffix[i + 1]
         later = 0
         for c in range(k):
             later += x[i, c] if not closing else 0
@@ -151,7 +151,7 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
                             transitions += 1
                             nv = vj + v * (u - y)
                             left = (aj & 255) + xc - (u - y)
-                            if nv + v * (later + left) < threshold:
+                            if nv + v * (later + left) + ahead[i + 1, spent + y] < target:
                                 continue
                             ccode = cj + (next_state[e] - cc) * radix[c] + y * radix[k]
                             # The row's jokers per colour so far: 3 bits each from bit 8,
@@ -184,7 +184,7 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
                             continue
                         transitions += 1
                         nv = vj + v * placed
-                        if nv < threshold:
+                        if nv + ahead[i + 1, spent + g] < target:
                             continue
                         na = (aj & ((1 << 32) - 1)) + (g << (8 + 3 * k)) - (aj & 255)
                         built = _merge(
@@ -301,3 +301,78 @@ def _rehashed(keys, old, built):
         places[h] = t
         hashed[t] = h
     return bigger, places, hashed
+
+
+@njit(cache=True)
+def joker_ahead(x, values, jokers, ahead):
+    """Fill ``ahead[i, s]`` (rows + 2 by jokers + 1) with a bound on what rows i.. may
+    add to a state that has placed s jokers, tighter than all their tiles' points.
+
+    A tile is *isolated* when no set without jokers could hold it: fewer than 3
+    colours at its value, and no 3 consecutive values of its colour around it present.
+    Every other tile counts in full. An isolated tile is placed only beside a joker: in
+    a run, its stretch of real tiles is at most 2 long and touches a joker; in a group,
+    at most 2 real tiles share the jokers. So each joker adds at most its *window*: the
+    isolated tiles of its colour 1 or 2 values away (one copy each), or the isolated
+    tiles at its value. A joker not yet placed may stand anywhere; one placed at row
+    i - 1 or before reaches rows i.. only from rows i - 2 and i - 1, through a run.
+    """
+    rows, k = x.shape
+    alone = np.zeros((rows, k), np.bool_)
+    free = np.zeros(rows + 2, np.int64)  # points of the tiles not isolated, rows i..
+    every = np.zeros(rows + 2, np.int64)  # points of all tiles, rows i..
+    for i in range(rows - 1, -1, -1):
+        colours = 0
+        for c in range(k):
+            colours += x[i, c] > 0
+        points = 0
+        every[i] = every[i + 1] + values[i] * x[i].sum()
+        for c in range(k):
+            if x[i, c] == 0:
+                continue
+            near = 0  # present neighbours in a row, the tile's own row among them
+            run = False
+            for d in range(-2, 3):
+                j = i + d
+                if d != 0 and (j < 0 or j >= rows or x[j, c] == 0):
+                    near = 0
+                else:
+                    near += 1
+                    run = run or near >= 3
+            alone[i, c] = colours < 3 and not run
+            if not alone[i, c]:
+                points += values[i] * x[i, c]
+        free[i] = free[i + 1] + points
+    # widest[i]: the best window of any joker within rows i..; full[q]: a whole window.
+    full = np.zeros(rows + 3, np.int64)
+    for q in range(rows - 1, -1, -1):
+        full[q] = max(full[q + 1], _window(alone, values, q, 0))
+    for i in range(rows + 2):
+        widest = full[i + 2] if i + 2 <= rows else 0
+        near = 0
+        for q in range(max(0, i - 2), min(rows, i + 2)):
+            here = _window(alone, values, q, i)
+            widest = max(widest, here)
+            if q < i:
+                near = max(near, here)
+        for s in range(jokers + 1):
+            ahead[i, s] = min(every[i], free[i] + (jokers - s) * widest + s * near)
+
+
+@njit(cache=True)
+def _window(alone, values, q, low):
+    """The most a joker at row ``q`` adds to rows ``low``.. through isolated tiles: in a
+    run of one colour (rows q - 2..q + 2 but its own), or in a group at its row."""
+    rows, k = alone.shape
+    best = 0
+    group = 0
+    for c in range(k):
+        run = 0
+        for d in (-2, -1, 1, 2):
+            j = q + d
+            if low <= j < rows and alone[j, c]:
+                run += values[j]
+        best = max(best, run)
+        if q >= low and alone[q, c]:
+            group += values[q]
+    return max(best, group)

@@ -16,6 +16,8 @@ the target even by placing every tile still ahead is dropped.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from rumdiff import config
@@ -28,13 +30,17 @@ __all__ = ["OBJECTIVES", "run_joker_dp", "rebuild"]
 
 #: What a solve maximises: the value placed, or the rack tiles placed (ties by value).
 OBJECTIVES = ("value", "tiles")
+#: How much wider the fast path's second beam is when the first places no arrangement.
+_WIDER = 8
 
 
+@cache
 def _pair_codes(m: int) -> np.ndarray:
     codes = np.zeros((m + 1, m + 1), dtype=np.int64)
     for left in range(m + 1):
         for required in range(left + 1):
             codes[left, required] = pair_code(left, required)
+    codes.setflags(write=False)
     return codes
 
 
@@ -43,7 +49,15 @@ def _big(puzzle: Puzzle, objective: str) -> int:
     return 0 if objective == "value" else puzzle.points + 1
 
 
-def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, lower: int = -1):
+def run_joker_dp(
+    puzzle: Puzzle,
+    objective: str,
+    max_states: int,
+    beam: int,
+    lower: int = -1,
+    *,
+    fast: bool = False,
+):
     """Solve a puzzle with the DP; return ``(best weight, states, transitions, passes,
     status, path)`` (``path``: the joint codes and the jokers placed at each row, see
     ``_jokers``).
@@ -54,8 +68,15 @@ def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, low
     aimed at every tile placed prunes hardest and settles most dense puzzles; failing
     that, an exact pass aimed at the lower bound finds the optimum. ``lower`` is a
     score known to be reachable (-1: none).
+
+    With ``fast`` (as :func:`rumdiff.solve.solver.solve` calls it) the passes prune by
+    :func:`rumdiff.solve._jokers.joker_ahead`, isolated tiles counted only as far as
+    jokers can place them, and aim at that bound instead of every tile; a beam that
+    finds no arrangement is retried wider, and one that meets the bound needs no exact
+    pass. Without it, the work counted is the reference search's (tests pin it), the
+    same as before that switch existed.
     """
-    from rumdiff.solve._jokers import joker_dp
+    from rumdiff.solve._jokers import joker_ahead, joker_dp
     from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
     tables = complete_run_states(puzzle.m + puzzle.jokers)
@@ -64,20 +85,30 @@ def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, low
     big = _big(puzzle, objective)
     values = np.zeros(puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big
+    ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
+    if fast:
+        joker_ahead(x, values, puzzle.jokers, ahead)
+    else:  # what the rows from i on may still add: the points of every tile there
+        suffix = np.cumsum((values[: puzzle.n] * x.sum(axis=1))[::-1])[::-1]
+        ahead[: puzzle.n] = suffix[:, None]
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     trial = np.zeros((2, puzzle.n), dtype=np.int64)
     work = [0, 0, 0]
+    arrays = (tables.first, tables.used, tables.next_state, tables.nonzero)
+    groups = joker_group_table(puzzle.k, puzzle.m, puzzle.jokers)
+    pair = _pair_codes(puzzle.m)
 
     def run(target, width):
         best, states, transitions, status = joker_dp(
             x,
             need,
             values,
+            ahead,
             puzzle.jokers,
             puzzle.table_jokers,
-            (tables.first, tables.used, tables.next_state, tables.nonzero),
-            joker_group_table(puzzle.k, puzzle.m, puzzle.jokers),
-            _pair_codes(puzzle.m),
+            arrays,
+            groups,
+            pair,
             np.int64(target),
             (np.int64(max_states), np.int64(config.MAX_LIVE_STATES), np.int64(width)),
             trial[0],
@@ -90,8 +121,10 @@ def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, low
             path[:] = trial
         return int(best), int(status)
 
-    high = int(values[: puzzle.n] @ puzzle.copies[::-1].sum(axis=1))  # every tile placed
+    high = int(ahead[0, 0]) if fast else int(values[: puzzle.n] @ x.sum(axis=1))
     low, status = run(0, beam) if beam else (-1, NOT_REACHED)
+    if fast and beam and status == NOT_REACHED:
+        low, status = run(0, _WIDER * beam)  # a beam too narrow to place the table
     if status != OK:
         low = -1
     if lower > low:
