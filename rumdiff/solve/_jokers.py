@@ -48,17 +48,20 @@ def joker_dp(
     points of every tile there, or :func:`joker_ahead`); a state that cannot reach
     ``target`` even so is dropped. ``tables`` are
     ``(first, used, next_state, nonzero)`` of
-    :func:`rumdiff.solve.runstates.complete_run_states`, ``groups`` and ``pair`` the
+    :func:`rumdiff.solve.runstates.complete_run_states` and the states one step better
+    than each (``rumdiff.solve.jokers``, for :func:`_undominated`), ``groups`` and ``pair`` the
     table and codes of :func:`rumdiff.solve.groups.joker_group_table`. ``budget`` is
-    ``(max_states, max_live, beam)``: with ``beam > 0`` only the ``beam`` states that
-    may gain the most survive each step (a heuristic: its best is a lower bound). On
+    ``(max_states, max_live, beam, dominate)``: with ``beam > 0`` only the ``beam``
+    states that may gain the most survive each step (a heuristic: its best is a lower
+    bound); with ``dominate``, states that others dominate (:func:`_undominated`) are
+    dropped after each row. On
     success ``path[i]`` is the joint code after row i on a best path, and ``picks[i]``
     the jokers it placed there: 3 bits per colour's runs, then 3 bits for the groups.
 
     Returns ``(best, states, transitions, status)``.
     """
-    first, used, next_state, nonzero = tables
-    max_states, max_live, beam = budget
+    first, used, next_state, nonzero, upgrades = tables
+    max_states, max_live, beam, dominate = budget
     rows, k = x.shape
     size = nonzero.shape[0]
     radix = np.empty(k + 1, np.int64)
@@ -206,7 +209,11 @@ def joker_dp(
             if live == 0:
                 return 0, states, transitions, NOT_REACHED
             if beam > 0 and live > beam:
-                live = _best(live, beam, v, code, val, aux, org)
+                live = _best(live, beam, v, ahead[i + 1], radix[k], code, val, aux, org)
+        if dominate and not closing:  # (within a row it costs more than it saves)
+            live = _undominated(
+                live, jokers, owed, radix, upgrades, code, val, aux, org, keys, places
+            )
         states += live
         if stored + live > max_states:
             return 0, states, transitions, OVER_BUDGET
@@ -258,17 +265,74 @@ def _merge(key, ccode, nv, extra, origin, keys, places, hashed, built, ncode, nv
 
 
 @njit(cache=True)
-def _best(live, beam, v, code, val, aux, org):
+def _best(live, beam, v, ahead, unit, code, val, aux, org):
     """Keep about the ``beam`` states of the lists whose value plus their leftovers'
-    points at this row (of value ``v``) is highest (ties may keep up to twice as many);
-    return their count."""
+    points at this row (of value ``v``) plus ``ahead[jokers placed]`` (``code // unit``)
+    is highest (ties may keep up to twice as many); return their count."""
     hope = np.empty(live, np.int64)
     for s in range(live):
-        hope[s] = val[s] + v * (aux[s] & 255)
+        hope[s] = val[s] + v * (aux[s] & 255) + ahead[code[s] // unit]
     cut = np.sort(hope)[live - beam]
     kept = 0
     for s in range(live):
         if hope[s] > cut or (hope[s] == cut and kept < beam):
+            code[kept] = code[s]
+            val[kept] = val[s]
+            aux[kept] = aux[s]
+            org[kept] = org[s]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys, places):
+    """Drop the states of a finished row that another state dominates; return how many
+    are left.
+
+    State A dominates B when A's value is no less, A has placed as many jokers as B, or
+    fewer but at least ``owed`` (B's next moves are A's too), and A's runs are B's or
+    one step better in one colour (``upgrades[state]``): a short run longer, or a run of
+    length >= 3 in place of a shorter run or an empty slot. Such a run may end at any
+    value and take any tile the other takes. ``keys`` is an empty hash table at most
+    half full with ``live`` keys; it is left empty.
+    """
+    k = radix.shape[0] - 1
+    unit = radix[k]
+    size = radix[1]
+    mask = keys.shape[0] - 1
+    hashed = np.empty(live, np.int64)
+    for s in range(live):
+        h = _slot(keys, code[s], mask)
+        keys[h] = code[s]
+        places[h] = s
+        hashed[s] = h
+    beaten = np.zeros(live, np.bool_)
+    for s in range(live):
+        spent = code[s] // unit
+        runs = code[s] % unit
+        for fewer in range(min(owed, spent), spent + 1):
+            if fewer < spent and fewer < owed:
+                continue
+            other = runs + fewer * unit
+            if fewer < spent:
+                h = _slot(keys, other, mask)
+                if keys[h] == other and val[places[h]] >= val[s]:
+                    beaten[s] = True
+            for c in range(k):
+                cc = (runs // radix[c]) % size
+                for u in range(upgrades.shape[1]):
+                    better = upgrades[cc, u]
+                    if better < 0 or beaten[s]:
+                        continue
+                    key = other + (better - cc) * radix[c]
+                    h = _slot(keys, key, mask)
+                    if keys[h] == key and val[places[h]] >= val[s]:
+                        beaten[s] = True
+    for s in range(live):
+        keys[hashed[s]] = -1
+    kept = 0
+    for s in range(live):
+        if not beaten[s]:
             code[kept] = code[s]
             val[kept] = val[s]
             aux[kept] = aux[s]
@@ -304,32 +368,38 @@ def _rehashed(keys, old, built):
 
 
 @njit(cache=True)
-def joker_ahead(x, values, jokers, ahead):
+def joker_ahead(x, values, jokers, rows_bound, ahead):
     """Fill ``ahead[i, s]`` (rows + 2 by jokers + 1) with a bound on what rows i.. may
     add to a state that has placed s jokers, tighter than all their tiles' points.
 
-    A tile is *isolated* when no set without jokers could hold it: fewer than 3
-    colours at its value, and no 3 consecutive values of its colour around it present.
-    Every other tile counts in full. An isolated tile is placed only beside a joker: in
-    a run, its stretch of real tiles is at most 2 long and touches a joker; in a group,
-    at most 2 real tiles share the jokers. So each joker adds at most its *window*: the
-    isolated tiles of its colour 1 or 2 values away (one copy each), or the isolated
-    tiles at its value. A joker not yet placed may stand anywhere; one placed at row
-    i - 1 or before reaches rows i.. only from rows i - 2 and i - 1, through a run.
+    Take the jokers out of an arrangement: a run falls into stretches of real tiles, and
+    those of 3 or more stay valid runs; a group with 3 real tiles or more stays valid.
+    What is lost lies beside each joker, in its *window*: tiles of its colour 1 or 2
+    values away (one copy each; a run's stretches beside a joker are at most 2 long),
+    or at most 2 tiles at its value (a group). So rows i.. hold at most a joker-free
+    arrangement's points, ``rows_bound`` per row (``_tiles.row_upper_bounds``), plus a
+    window per joker. Likewise, an *isolated* tile (fewer than 3 colours at its value,
+    no 3 consecutive values of its colour around it present) is placed only through a
+    joker's window, the others counting in full. A joker not yet placed may stand
+    anywhere; one placed at row i - 1 or before reaches rows i.. only from rows i - 2
+    and i - 1, through a run. The lesser of the two bounds is kept.
     """
     rows, k = x.shape
     alone = np.zeros((rows, k), np.bool_)
+    present = np.zeros((rows, k), np.bool_)
     free = np.zeros(rows + 2, np.int64)  # points of the tiles not isolated, rows i..
-    every = np.zeros(rows + 2, np.int64)  # points of all tiles, rows i..
+    plain = np.zeros(rows + 2, np.int64)  # a joker-free arrangement's most, rows i..
     for i in range(rows - 1, -1, -1):
         colours = 0
         for c in range(k):
             colours += x[i, c] > 0
         points = 0
-        every[i] = every[i + 1] + values[i] * x[i].sum()
+        plain[i] = plain[i + 1] + rows_bound[i]
+        ahead[i, :] = ahead[i + 1, 0] + values[i] * x[i].sum()  # all tiles, rows i..
         for c in range(k):
             if x[i, c] == 0:
                 continue
+            present[i, c] = True
             near = 0  # present neighbours in a row, the tile's own row among them
             run = False
             for d in range(-2, 3):
@@ -343,26 +413,37 @@ def joker_ahead(x, values, jokers, ahead):
             if not alone[i, c]:
                 points += values[i] * x[i, c]
         free[i] = free[i + 1] + points
-    # widest[i]: the best window of any joker within rows i..; full[q]: a whole window.
+    _lower_to(alone, values, free, ahead)
+    _lower_to(present, values, plain, ahead)
+
+
+@njit(cache=True)
+def _lower_to(mask, values, base, ahead):
+    """Lower ``ahead[i, s]`` to ``base[i]`` plus a window of ``mask``'s tiles per joker
+    (:func:`joker_ahead`), if that is less."""
+    rows = mask.shape[0]
+    jokers = ahead.shape[1] - 1
+    # widest: the best window of any joker within rows i..; full[q]: a whole window.
     full = np.zeros(rows + 3, np.int64)
     for q in range(rows - 1, -1, -1):
-        full[q] = max(full[q + 1], _window(alone, values, q, 0))
+        full[q] = max(full[q + 1], _window(mask, values, q, 0))
     for i in range(rows + 2):
         widest = full[i + 2] if i + 2 <= rows else 0
         near = 0
         for q in range(max(0, i - 2), min(rows, i + 2)):
-            here = _window(alone, values, q, i)
+            here = _window(mask, values, q, i)
             widest = max(widest, here)
             if q < i:
                 near = max(near, here)
         for s in range(jokers + 1):
-            ahead[i, s] = min(every[i], free[i] + (jokers - s) * widest + s * near)
+            ahead[i, s] = min(ahead[i, s], base[i] + (jokers - s) * widest + s * near)
 
 
 @njit(cache=True)
 def _window(alone, values, q, low):
-    """The most a joker at row ``q`` adds to rows ``low``.. through isolated tiles: in a
-    run of one colour (rows q - 2..q + 2 but its own), or in a group at its row."""
+    """The most a joker at row ``q`` adds to rows ``low``.. through the tiles ``alone``
+    marks: in a run of one colour (rows q - 2..q + 2 but its own), or at most 2 in a
+    group at its row."""
     rows, k = alone.shape
     best = 0
     group = 0
@@ -374,5 +455,5 @@ def _window(alone, values, q, low):
                 run += values[j]
         best = max(best, run)
         if q >= low and alone[q, c]:
-            group += values[q]
-    return max(best, group)
+            group += 1
+    return max(best, values[q] * min(group, 2))

@@ -23,7 +23,7 @@ import numpy as np
 from rumdiff import config
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.arrangement import Arrangement, Group, Run
-from rumdiff.solve.groups import joker_group_table, pair_code
+from rumdiff.solve.groups import group_value_table, joker_group_table, pair_code
 from rumdiff.solve.runstates import complete_run_states
 
 __all__ = ["OBJECTIVES", "run_joker_dp", "rebuild"]
@@ -42,6 +42,25 @@ def _pair_codes(m: int) -> np.ndarray:
             codes[left, required] = pair_code(left, required)
     codes.setflags(write=False)
     return codes
+
+
+@cache
+def _upgrades(slots: int) -> np.ndarray:
+    """Per run state of :func:`complete_run_states`, the states one step better (-1:
+    none): a run of length 1 made 2 or >= 3 long, one of length 2 made >= 3, an empty
+    slot holding a run of length >= 3 (in this order, the kernel relies on it)."""
+    tables = complete_run_states(slots)
+    index = {tuple(int(v) for v in counts): code for code, counts in enumerate(tables.slots)}
+    better = np.full((tables.size, 4), -1, dtype=np.int64)
+    for code, counts in enumerate(tables.slots):
+        for column, (low, high) in enumerate(((1, 2), (1, 3), (2, 3), (0, 3))):
+            if counts[low] > 0:
+                step = [int(v) for v in counts]
+                step[low] -= 1
+                step[high] += 1
+                better[code, column] = index[tuple(step)]
+    better.setflags(write=False)
+    return better
 
 
 def _big(puzzle: Puzzle, objective: str) -> int:
@@ -77,7 +96,7 @@ def run_joker_dp(
     same as before that switch existed.
     """
     from rumdiff.solve._jokers import joker_ahead, joker_dp
-    from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
+    from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET, row_upper_bounds
 
     tables = complete_run_states(puzzle.m + puzzle.jokers)
     x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
@@ -87,14 +106,16 @@ def run_joker_dp(
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big
     ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
     if fast:
-        joker_ahead(x, values, puzzle.jokers, ahead)
+        rows_bound = np.zeros(puzzle.n, dtype=np.int64)
+        row_upper_bounds(x, group_value_table(puzzle.k, puzzle.m), puzzle.m, values, rows_bound)
+        joker_ahead(x, values, puzzle.jokers, rows_bound, ahead)
     else:  # what the rows from i on may still add: the points of every tile there
         suffix = np.cumsum((values[: puzzle.n] * x.sum(axis=1))[::-1])[::-1]
         ahead[: puzzle.n] = suffix[:, None]
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     trial = np.zeros((2, puzzle.n), dtype=np.int64)
     work = [0, 0, 0]
-    arrays = (tables.first, tables.used, tables.next_state, tables.nonzero)
+    arrays = (tables.first, tables.used, tables.next_state, tables.nonzero, _upgrades(tables.m))
     groups = joker_group_table(puzzle.k, puzzle.m, puzzle.jokers)
     pair = _pair_codes(puzzle.m)
 
@@ -110,7 +131,7 @@ def run_joker_dp(
             groups,
             pair,
             np.int64(target),
-            (np.int64(max_states), np.int64(config.MAX_LIVE_STATES), np.int64(width)),
+            (np.int64(max_states), np.int64(config.MAX_LIVE_STATES), np.int64(width), fast),
             trial[0],
             trial[1],
         )
@@ -130,7 +151,8 @@ def run_joker_dp(
     if lower > low:
         low, status = lower, NOT_REACHED  # (its path is not this DP's)
     result = (low, OK) if low == high and status == OK else (None, None)
-    for aim in (high, max(low, 0)):
+    aims = (high, max(low, 0)) if not fast or low < 0 else (max(low, 0),)
+    for aim in aims:
         if result[0] is not None:
             break
         best, status = run(aim, 0)
