@@ -22,7 +22,10 @@ found through an open-addressing hash table, cleared after each step.
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
+from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET, row_upper_bounds
+
+#: How much wider the second beam of :func:`joker_search` is when the first finds none.
+WIDER = 8
 
 
 @njit(cache=True, inline="always")
@@ -241,6 +244,68 @@ def joker_dp(
     return val[best], states, transitions, OK
 
 
+@njit(cache=True)
+def joker_search(
+    x, need, values, jokers, owed, tables, groups, pair, gv, m, lower, budget, path, work
+):
+    """The solver's passes of :func:`joker_dp`, all in one call: the best score, or 0
+    with ``NOT_REACHED`` (no arrangement places the table) or ``OVER_BUDGET``.
+
+    Passes prune by :func:`joker_ahead` (``gv`` the group values of
+    ``rumdiff.solve.groups.group_value_table(k, m)`` for its row bounds) and drop
+    dominated states. A beam pass (``budget = (max_states, max_live, beam)``), retried
+    ``WIDER`` times wider when it places no arrangement, gives a lower bound, or
+    ``lower`` (-1: none) does; if it meets the bound, no exact pass is needed, else an
+    exact pass aimed at it finds the optimum (without a lower bound: one aimed at the
+    bound, then one aimed at 0). ``path`` receives the best path (as ``path, picks`` of
+    :func:`joker_dp`), ``work`` adds states, transitions and exact passes.
+    """
+    max_states, max_live, beam = budget
+    rows = x.shape[0]
+    bound = np.zeros(rows, np.int64)
+    row_upper_bounds(x, gv, m, values, bound)
+    ahead = np.zeros((rows + 2, jokers + 1), np.int64)
+    joker_ahead(x, values, jokers, bound, ahead)
+    high = ahead[0, 0]
+    trial = np.zeros((2, rows), np.int64)
+    low, status, width = -1, NOT_REACHED, beam
+    for _ in range(2 if beam > 0 else 0):
+        low, states, transitions, status = joker_dp(
+            x, need, values, ahead, jokers, owed, tables, groups, pair, 0,
+            (max_states, max_live, width, True), trial[0], trial[1],
+        )  # fmt: skip
+        work[0] += states
+        work[1] += transitions
+        if status == OK:
+            path[:] = trial
+        if status != NOT_REACHED:
+            break
+        width *= WIDER  # a beam too narrow to place the table
+    if status != OK:
+        low = -1
+    if lower > low:
+        low, status = lower, NOT_REACHED  # (its path is not this DP's)
+    if low == high and status == OK:
+        return low, OK
+    aim = high if low < 0 else low
+    while True:
+        best, states, transitions, status = joker_dp(
+            x, need, values, ahead, jokers, owed, tables, groups, pair, aim,
+            (max_states, max_live, 0, True), trial[0], trial[1],
+        )  # fmt: skip
+        work[0] += states
+        work[1] += transitions
+        work[2] += 1
+        if status == OK:
+            path[:] = trial
+            return best, OK
+        if status == OVER_BUDGET:
+            return 0, OVER_BUDGET
+        if aim == max(low, 0):
+            return 0, NOT_REACHED
+        aim = 0
+
+
 @njit(cache=True, inline="always")
 def _merge(key, ccode, nv, extra, origin, keys, places, hashed, built, ncode, nval, naux, norg):
     """Add a state to the lists being built, or raise the value of its twin (same
@@ -386,7 +451,6 @@ def joker_ahead(x, values, jokers, rows_bound, ahead):
     """
     rows, k = x.shape
     alone = np.zeros((rows, k), np.bool_)
-    present = np.zeros((rows, k), np.bool_)
     free = np.zeros(rows + 2, np.int64)  # points of the tiles not isolated, rows i..
     plain = np.zeros(rows + 2, np.int64)  # a joker-free arrangement's most, rows i..
     for i in range(rows - 1, -1, -1):
@@ -399,7 +463,6 @@ def joker_ahead(x, values, jokers, rows_bound, ahead):
         for c in range(k):
             if x[i, c] == 0:
                 continue
-            present[i, c] = True
             near = 0  # present neighbours in a row, the tile's own row among them
             run = False
             for d in range(-2, 3):
@@ -413,47 +476,70 @@ def joker_ahead(x, values, jokers, rows_bound, ahead):
             if not alone[i, c]:
                 points += values[i] * x[i, c]
         free[i] = free[i + 1] + points
-    _lower_to(alone, values, free, ahead)
-    _lower_to(present, values, plain, ahead)
+    _lower_to(x * alone, values, free, ahead)
+    _lower_to(x, values, plain, ahead)
 
 
 @njit(cache=True)
-def _lower_to(mask, values, base, ahead):
-    """Lower ``ahead[i, s]`` to ``base[i]`` plus a window of ``mask``'s tiles per joker
-    (:func:`joker_ahead`), if that is less."""
-    rows = mask.shape[0]
+def _lower_to(copies, values, base, ahead):
+    """Lower ``ahead[i, s]`` to ``base[i]`` plus what the jokers' windows hold of
+    ``copies`` (:func:`joker_ahead`), if that is less.
+
+    A joker placed at row i - 1 or before adds at most the best window it can reach; the
+    ``jokers - s`` others at most the largest ``jokers - s`` of all windows' *layers*
+    (layer t: the tiles of which a window holds at least t copies), since a window used
+    t times places at most its first t layers."""
+    rows = copies.shape[0]
     jokers = ahead.shape[1] - 1
-    # widest: the best window of any joker within rows i..; full[q]: a whole window.
-    full = np.zeros(rows + 3, np.int64)
+    layers = np.zeros(3 * (copies.shape[1] + 1), np.int64)
+    # top[q]: the largest layers of windows wholly within rows q - 2.. (centres >= q).
+    top = np.zeros((rows + 3, jokers + 1), np.int64)
     for q in range(rows - 1, -1, -1):
-        full[q] = max(full[q + 1], _window(mask, values, q, 0))
+        top[q] = top[q + 1]
+        for t in range(_layers(copies, values, q, 0, layers)):
+            _insert(top[q], layers[t])
     for i in range(rows + 2):
-        widest = full[i + 2] if i + 2 <= rows else 0
+        best = top[i + 2].copy() if i + 2 <= rows else np.zeros(jokers + 1, np.int64)
         near = 0
         for q in range(max(0, i - 2), min(rows, i + 2)):
-            here = _window(mask, values, q, i)
-            widest = max(widest, here)
-            if q < i:
-                near = max(near, here)
+            for t in range(_layers(copies, values, q, i, layers)):
+                _insert(best, layers[t])
+                if q < i:
+                    near = max(near, layers[t])
         for s in range(jokers + 1):
-            ahead[i, s] = min(ahead[i, s], base[i] + (jokers - s) * widest + s * near)
+            bound = base[i] + s * near + best[: jokers - s].sum()
+            ahead[i, s] = min(ahead[i, s], bound)
+
+
+@njit(cache=True, inline="always")
+def _insert(top, value):
+    """Put ``value`` into ``top``, kept in decreasing order (its last entry is spare)."""
+    for t in range(top.shape[0] - 1):
+        if value > top[t]:
+            value, top[t] = top[t], value
 
 
 @njit(cache=True)
-def _window(alone, values, q, low):
-    """The most a joker at row ``q`` adds to rows ``low``.. through the tiles ``alone``
-    marks: in a run of one colour (rows q - 2..q + 2 but its own), or at most 2 in a
-    group at its row."""
-    rows, k = alone.shape
-    best = 0
-    group = 0
-    for c in range(k):
-        run = 0
-        for d in (-2, -1, 1, 2):
-            j = q + d
-            if low <= j < rows and alone[j, c]:
-                run += values[j]
-        best = max(best, run)
-        if q >= low and alone[q, c]:
-            group += 1
-    return max(best, values[q] * min(group, 2))
+def _layers(copies, values, q, low, out):
+    """Write the layers of the windows of a joker at row ``q`` within rows ``low``.. to
+    ``out``; return how many. A run's window: the tiles of one colour at rows q - 2..q + 2
+    but q; a group's: at most 2 tiles at row q. Layer t counts tiles with >= t copies."""
+    rows, k = copies.shape
+    count = 0
+    for t in range(1, 4):
+        group = 0
+        for c in range(k):
+            run = 0
+            for d in (-2, -1, 1, 2):
+                j = q + d
+                if low <= j < rows and copies[j, c] >= t:
+                    run += values[j]
+            if run > 0:
+                out[count] = run
+                count += 1
+            if q >= low and copies[q, c] >= t:
+                group += 1
+        if group > 0:
+            out[count] = values[q] * min(group, 2)
+            count += 1
+    return count

@@ -30,8 +30,6 @@ __all__ = ["OBJECTIVES", "run_joker_dp", "rebuild"]
 
 #: What a solve maximises: the value placed, or the rack tiles placed (ties by value).
 OBJECTIVES = ("value", "tiles")
-#: How much wider the fast path's second beam is when the first places no arrangement.
-_WIDER = 8
 
 
 @cache
@@ -95,8 +93,8 @@ def run_joker_dp(
     pass. Without it, the work counted is the reference search's (tests pin it), the
     same as before that switch existed.
     """
-    from rumdiff.solve._jokers import joker_ahead, joker_dp
-    from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET, row_upper_bounds
+    from rumdiff.solve._jokers import joker_dp, joker_search
+    from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
     tables = complete_run_states(puzzle.m + puzzle.jokers)
     x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
@@ -104,37 +102,32 @@ def run_joker_dp(
     big = _big(puzzle, objective)
     values = np.zeros(puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big
-    ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
-    if fast:
-        rows_bound = np.zeros(puzzle.n, dtype=np.int64)
-        row_upper_bounds(x, group_value_table(puzzle.k, puzzle.m), puzzle.m, values, rows_bound)
-        joker_ahead(x, values, puzzle.jokers, rows_bound, ahead)
-    else:  # what the rows from i on may still add: the points of every tile there
-        suffix = np.cumsum((values[: puzzle.n] * x.sum(axis=1))[::-1])[::-1]
-        ahead[: puzzle.n] = suffix[:, None]
     path = np.zeros((2, puzzle.n), dtype=np.int64)
-    trial = np.zeros((2, puzzle.n), dtype=np.int64)
-    work = [0, 0, 0]
     arrays = (tables.first, tables.used, tables.next_state, tables.nonzero, _upgrades(tables.m))
     groups = joker_group_table(puzzle.k, puzzle.m, puzzle.jokers)
     pair = _pair_codes(puzzle.m)
+    limits = (np.int64(max_states), np.int64(config.MAX_LIVE_STATES))
+    if fast:
+        work = np.zeros(3, dtype=np.int64)
+        best, status = joker_search(
+            x, need, values, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
+            group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
+            (*limits, np.int64(beam)), path, work,
+        )  # fmt: skip
+        return int(best), int(work[0]), int(work[1]), int(work[2]), int(status), path
+
+    # What the rows from i on may still add: the points of every tile there.
+    suffix = np.cumsum((values[: puzzle.n] * x.sum(axis=1))[::-1])[::-1]
+    ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
+    ahead[: puzzle.n] = suffix[:, None]
+    trial = np.zeros((2, puzzle.n), dtype=np.int64)
+    work = [0, 0, 0]
 
     def run(target, width):
         best, states, transitions, status = joker_dp(
-            x,
-            need,
-            values,
-            ahead,
-            puzzle.jokers,
-            puzzle.table_jokers,
-            arrays,
-            groups,
-            pair,
-            np.int64(target),
-            (np.int64(max_states), np.int64(config.MAX_LIVE_STATES), np.int64(width), fast),
-            trial[0],
-            trial[1],
-        )
+            x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
+            np.int64(target), (*limits, np.int64(width), False), trial[0], trial[1],
+        )  # fmt: skip
         work[0] += states
         work[1] += transitions
         work[2] += width == 0
@@ -142,17 +135,14 @@ def run_joker_dp(
             path[:] = trial
         return int(best), int(status)
 
-    high = int(ahead[0, 0]) if fast else int(values[: puzzle.n] @ x.sum(axis=1))
+    high = int(values[: puzzle.n] @ x.sum(axis=1))
     low, status = run(0, beam) if beam else (-1, NOT_REACHED)
-    if fast and beam and status == NOT_REACHED:
-        low, status = run(0, _WIDER * beam)  # a beam too narrow to place the table
     if status != OK:
         low = -1
     if lower > low:
         low, status = lower, NOT_REACHED  # (its path is not this DP's)
     result = (low, OK) if low == high and status == OK else (None, None)
-    aims = (high, max(low, 0)) if not fast or low < 0 else (max(low, 0),)
-    for aim in aims:
+    for aim in (high, max(low, 0)):
         if result[0] is not None:
             break
         best, status = run(aim, 0)
