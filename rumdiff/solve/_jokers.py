@@ -165,6 +165,14 @@ def joker_dp(
                             # they decide which tiles are left for the groups).
                             na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
                             na += (y * power[c]) << 32
+                            if dominate and c == k - 1 and not closing:
+                                # The last colour moved: what the groups can add is known.
+                                hope = _group_hope(
+                                    x[i], need[i], ccode, na, spent + y, jokers, nonzero, radix,
+                                    pair, pair_radix, groups, ahead[i + 1], v,
+                                )  # fmt: skip
+                                if hope < 0 or nv + hope < target:
+                                    continue
                             key = ccode + (na >> 32) * radix[k] * (jokers + 1)
                             built = _merge(
                                 key, ccode, nv, na, org[s], keys, places, hashed, built, ncode,
@@ -304,6 +312,26 @@ def joker_search(
         if aim == max(low, 0):
             return 0, NOT_REACHED
         aim = 0
+
+
+@njit(cache=True, inline="always")
+def _group_hope(row, need, code, extra, spent, jokers, nonzero, radix, pair, pair_radix, groups,
+                ahead, v):  # fmt: skip
+    """The most a state whose colours have all moved in a row (of value ``v``) may still
+    add, its groups there and the rows after (``ahead``) together; -1 when no groups
+    place the table's leftovers. ``extra`` holds the jokers each colour's runs took."""
+    k = row.shape[0]
+    size = radix[1]
+    index = 0
+    for d in range(k):
+        real = nonzero[(code // radix[d]) % size] - ((extra >> (8 + 3 * d)) & 7)
+        required = max(0, need[d] - real)
+        index += pair[row[d] - real, required] * pair_radix[d]
+    hope = -1
+    for g in range(jokers - spent + 1):
+        if groups[index, g] >= 0:
+            hope = max(hope, v * groups[index, g] + ahead[spent + g])
+    return hope
 
 
 @njit(cache=True, inline="always")
