@@ -504,14 +504,18 @@ def joker_ahead(x, values, jokers, rows_bound, ahead):
             if not alone[i, c]:
                 points += values[i] * x[i, c]
         free[i] = free[i + 1] + points
-    _lower_to(x * alone, values, free, ahead)
-    _lower_to(x, values, plain, ahead)
+    # A joker's window adds to a row no more than the row's tiles beyond its bound.
+    excess = np.empty(rows, np.int64)
+    for i in range(rows):
+        excess[i] = max(0, ahead[i, 0] - ahead[i + 1, 0] - rows_bound[i])
+    _lower_to(x * alone, values, free, ahead, ahead[:rows, 0] - ahead[1 : rows + 1, 0])
+    _lower_to(x, values, plain, ahead, excess)
 
 
 @njit(cache=True)
-def _lower_to(copies, values, base, ahead):
+def _lower_to(copies, values, base, ahead, cap):
     """Lower ``ahead[i, s]`` to ``base[i]`` plus what the jokers' windows hold of
-    ``copies`` (:func:`joker_ahead`), if that is less.
+    ``copies`` (:func:`joker_ahead`), at most ``cap[row]`` each at a row, if that is less.
 
     A joker placed at row i - 1 or before adds at most the best window it can reach; the
     ``jokers - s`` others at most the largest ``jokers - s`` of all windows' *layers*
@@ -524,13 +528,13 @@ def _lower_to(copies, values, base, ahead):
     top = np.zeros((rows + 3, jokers + 1), np.int64)
     for q in range(rows - 1, -1, -1):
         top[q] = top[q + 1]
-        for t in range(_layers(copies, values, q, 0, layers)):
+        for t in range(_layers(copies, values, cap, q, 0, layers)):
             _insert(top[q], layers[t])
     for i in range(rows + 2):
         best = top[i + 2].copy() if i + 2 <= rows else np.zeros(jokers + 1, np.int64)
         near = 0
         for q in range(max(0, i - 2), min(rows, i + 2)):
-            for t in range(_layers(copies, values, q, i, layers)):
+            for t in range(_layers(copies, values, cap, q, i, layers)):
                 _insert(best, layers[t])
                 if q < i:
                     near = max(near, layers[t])
@@ -548,10 +552,11 @@ def _insert(top, value):
 
 
 @njit(cache=True)
-def _layers(copies, values, q, low, out):
+def _layers(copies, values, cap, q, low, out):
     """Write the layers of the windows of a joker at row ``q`` within rows ``low``.. to
     ``out``; return how many. A run's window: the tiles of one colour at rows q - 2..q + 2
-    but q; a group's: at most 2 tiles at row q. Layer t counts tiles with >= t copies."""
+    but q; a group's: at most 2 tiles at row q. Layer t counts tiles with >= t copies,
+    at most ``cap[row]`` at a row."""
     rows, k = copies.shape
     count = 0
     for t in range(1, 4):
@@ -561,13 +566,13 @@ def _layers(copies, values, q, low, out):
             for d in (-2, -1, 1, 2):
                 j = q + d
                 if low <= j < rows and copies[j, c] >= t:
-                    run += values[j]
+                    run += min(values[j], cap[j])
             if run > 0:
                 out[count] = run
                 count += 1
             if q >= low and copies[q, c] >= t:
                 group += 1
-        if group > 0:
-            out[count] = values[q] * min(group, 2)
+        if group > 0 and cap[q] > 0:
+            out[count] = min(values[q] * min(group, 2), cap[q])
             count += 1
     return count
