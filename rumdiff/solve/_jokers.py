@@ -80,6 +80,7 @@ def joker_dp(
     children = jokers + 1
     for cc in range(size):
         children = max(children, (first[cc + 1] - first[cc]) * (jokers + 1))
+    digits = np.empty(k, np.int64)  # the run states of one state, colour by colour
     power = np.empty(k, np.int64)
     power[0] = 1
     for c in range(1, k):
@@ -145,6 +146,9 @@ def joker_dp(
                     low = 0
                     high = 1  # one pass: the groups are chosen below
                 aj = aux[s]
+                if dominate and c == k - 1 and not closing:
+                    for d in range(k):  # once per state, not per move (divisions are slow)
+                        digits[d] = (cj // radix[d]) % size
                 for e in range(low, high):
                     if c < k:
                         u = used[e]
@@ -167,9 +171,10 @@ def joker_dp(
                             na += (y * power[c]) << 32
                             if dominate and c == k - 1 and not closing:
                                 # The last colour moved: what the groups can add is known.
+                                digits[c] = next_state[e]
                                 hope = _group_hope(
-                                    x[i], need[i], ccode, na, spent + y, jokers, nonzero, radix,
-                                    pair, pair_radix, groups, ahead[i + 1], v,
+                                    x[i], need[i], digits, na, spent + y, jokers, nonzero, pair,
+                                    pair_radix, groups, ahead[i + 1], v,
                                 )  # fmt: skip
                                 if hope < 0 or nv + hope < target:
                                     continue
@@ -315,16 +320,16 @@ def joker_search(
 
 
 @njit(cache=True, inline="always")
-def _group_hope(row, need, code, extra, spent, jokers, nonzero, radix, pair, pair_radix, groups,
+def _group_hope(row, need, digits, extra, spent, jokers, nonzero, pair, pair_radix, groups,
                 ahead, v):  # fmt: skip
     """The most a state whose colours have all moved in a row (of value ``v``) may still
     add, its groups there and the rows after (``ahead``) together; -1 when no groups
-    place the table's leftovers. ``extra`` holds the jokers each colour's runs took."""
+    place the table's leftovers. ``digits`` are its run states, ``extra`` holds the
+    jokers each colour's runs took."""
     k = row.shape[0]
-    size = radix[1]
     index = 0
     for d in range(k):
-        real = nonzero[(code // radix[d]) % size] - ((extra >> (8 + 3 * d)) & 7)
+        real = nonzero[digits[d]] - ((extra >> (8 + 3 * d)) & 7)
         required = max(0, need[d] - real)
         index += pair[row[d] - real, required] * pair_radix[d]
     hope = -1
