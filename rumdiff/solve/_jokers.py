@@ -25,7 +25,7 @@ from numba import njit
 from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET, row_upper_bounds
 
 #: How much wider the second beam of :func:`joker_search` is when the first finds none.
-WIDER = 8
+WIDER = 4
 
 
 @njit(cache=True, inline="always")
