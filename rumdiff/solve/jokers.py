@@ -10,8 +10,11 @@ runs here, each for a reason:
 - the upper bounds by value and the beam's lower bound: they assume that a run may end
   short at no cost but its own tiles', which a table tile forbids.
 
-So the DP walks every value 1..n and prunes only by points: a state that cannot reach
-the target even by placing every tile still ahead is dropped.
+So the DP walks every value 1..n and prunes by points. The reference search (the
+default of :func:`run_joker_dp`) drops a state that cannot reach the target even by
+placing every tile still ahead; the solver's fast path (``fast=True``) prunes by a
+tighter bound, drops dominated states and judges groups early
+(docs/decisions/jokers.md, "The fast path of solve").
 """
 
 from __future__ import annotations
