@@ -7,6 +7,8 @@ Usage::
     python tests/make_golden.py search     # tests/data/search_work.csv.gz only
     python tests/make_golden.py hard       # tests/data/ilp_hard.csv.gz only
     python tests/make_golden.py search-jokers  # tests/data/search_jokers.csv.gz only
+    python tests/make_golden.py jokers     # tests/data/ilp_jokers.csv.gz only
+    python tests/make_golden.py joker-work # tests/data/joker_work.csv.gz only
 
 ``ilp_optima.csv.gz`` holds the puzzles of :func:`ilp_cases` with their optimum by the
 reference ILP (HiGHS through ``scipy.optimize.milp``, zero gap). The fast test run
@@ -31,6 +33,15 @@ and real-game turns; the ``puzzle`` column is :func:`rumdiff.puzzle.encode_games
 with the effort of the reference search for jokers and the table (docs/search-effort.md,
 "Jokers and the table"), written when that definition began: again a change here is a
 change of difficulty labels.
+``ilp_jokers.csv.gz`` holds the puzzles of :func:`joker_cases` (real-game turns, G(4, 2,
+30) with one or two jokers and drawn copy shares, tiny random tables, some infeasible)
+as file-format tile lines with the ILP's score, or ``infeasible``.
+
+``joker_work.csv.gz`` holds the puzzles of :func:`joker_work_cases` with what
+``run_joker_dp(puzzle, "value", config.MAX_STATES, beam=0, lower=L)`` returned at commit
+6c81830 (best, states, transitions, passes, status), for L = -1 and a known reachable
+score: the reference search that difficulty for joker puzzles counts. A faster solver
+must switch its shortcuts on elsewhere; rewriting this file must give the same bytes.
 
 Files are gzip-compressed CSV written byte for byte the same on every run (no time stamp
 in the gzip header), so a rerun that changes nothing leaves ``git status`` clean.
@@ -140,6 +151,68 @@ def search_joker_cases():
     yield Puzzles.from_list(small)
 
 
+def _tiny_table(rng):
+    """A tiny puzzle with a random table and jokers (it may be infeasible)."""
+    from rumdiff.puzzle import Puzzle
+
+    k, m, n = int(rng.integers(3, 6)), int(rng.integers(1, 4)), int(rng.integers(5, 9))
+    copies = (rng.random((n, k)) < 0.4) * rng.integers(1, m + 1, (n, k))
+    jokers = int(rng.integers(0, 3))
+    table = (rng.random((n, k)) < rng.random() * 0.6) * copies
+    owed = int(rng.integers(0, jokers + 1))
+    return Puzzle(copies, m=m, jokers=jokers, table=table, table_jokers=owed)
+
+
+def joker_cases(turns: int = 40, shares: int = 20, tiny: int = 40):
+    """Yield ``(case, puzzle)``: seeded turns of G(4, 2, 13) with 3-12 table sets, then
+    G(4, 2, 30) with 1-2 jokers and simplex copy shares, then tiny random tables."""
+    from rumdiff.data.turns import draw_turn
+    from rumdiff.puzzle import Puzzle
+
+    rng = np.random.default_rng(2201)
+    for _ in range(turns):
+        yield "turn", draw_turn(rng, sets=int(rng.integers(3, 13)))
+    rng = np.random.default_rng(2202)
+    for _ in range(shares):
+        copies = rng.choice(3, size=(30, 4), p=rng.dirichlet(np.ones(3)))
+        yield "simplex-4-2-30", Puzzle(copies, m=2, jokers=int(rng.integers(1, 3)))
+    rng = np.random.default_rng(2203)
+    for _ in range(tiny):
+        yield "tiny-table", _tiny_table(rng)
+
+
+def joker_work_cases():
+    """Yield ``(case, puzzle)``: 24 of :func:`joker_cases`' puzzles, each kind, some
+    tiny tables infeasible."""
+    yield from joker_cases(turns=8, shares=6, tiny=10)
+
+
+def tile_line(puzzle) -> str:
+    """A puzzle's tile line in the file format (jokers ``J``, the table after ``|``)."""
+    from rumdiff.puzzle import Puzzles, format_puzzles
+
+    return format_puzzles(Puzzles.from_list([puzzle])).splitlines()[2]
+
+
+def read_tile_line(line: str, k: int, m: int, n: int):
+    """The puzzle of a tile line written by :func:`tile_line`."""
+    from rumdiff.puzzle import parse_puzzles
+
+    count = len(line.split()) - line.split().count("|")
+    return parse_puzzles(f"1\n{count}\n{line}\n", k=k, m=m, n=n)[0]
+
+
+def known_lower(puzzle) -> int:
+    """A score the puzzle reaches, from outside the joker DP: the joker-free optimum
+    without a table (jokers may stay on the rack), the table's points with one."""
+    from rumdiff.puzzle import Puzzle
+    from rumdiff.solve import solve
+
+    if puzzle.table is None and puzzle.table_jokers == 0:
+        return solve(Puzzle(puzzle.copies, m=puzzle.m)).score
+    return int(puzzle.values @ puzzle.table_copies.sum(axis=1))
+
+
 def read_golden(name: str):
     """Rows of a golden file as dicts of str; see the module docstring."""
     with gzip.open(DATA / name, "rt", encoding="ascii") as stream:
@@ -213,11 +286,40 @@ def make_search_jokers() -> None:
     print(f"search_jokers.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
 
 
+def make_jokers() -> None:
+    from rumdiff.solve.reference import solve_ilp
+
+    began, rows = time.perf_counter(), []
+    for case, puzzle in joker_cases():
+        found = solve_ilp(puzzle)
+        score = "infeasible" if found is None else found.check(puzzle)
+        rows.append((case, puzzle.k, puzzle.m, puzzle.n, tile_line(puzzle), score))
+    write_golden("ilp_jokers.csv.gz", ["case", "k", "m", "n", "puzzle", "score"], rows)
+    print(f"ilp_jokers.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
+
+
+def make_joker_work() -> None:
+    from rumdiff import config
+    from rumdiff.solve.jokers import run_joker_dp
+
+    began, rows = time.perf_counter(), []
+    for case, puzzle in joker_work_cases():
+        for lower in (-1, known_lower(puzzle)):
+            work = run_joker_dp(puzzle, "value", config.MAX_STATES, 0, lower)[:5]
+            shape = (puzzle.k, puzzle.m, puzzle.n)
+            rows.append((case, *shape, tile_line(puzzle), lower, *work))
+    columns = ["case", "k", "m", "n", "puzzle", "lower", "best", "states", "transitions"]
+    write_golden("joker_work.csv.gz", [*columns, "passes", "status"], rows)
+    print(f"joker_work.csv.gz: {len(rows)} runs in {time.perf_counter() - began:.0f} s")
+
+
 MAKERS = {
     "ilp": make_ilp,
     "search": make_search,
     "hard": make_hard,
     "search-jokers": make_search_jokers,
+    "jokers": make_jokers,
+    "joker-work": make_joker_work,
 }
 
 

@@ -2,12 +2,15 @@
 
 import numpy as np
 import pytest
+from make_golden import read_golden, read_tile_line
 
+from rumdiff import config
 from rumdiff.data.turns import draw_turn
 from rumdiff.puzzle import Puzzle, PuzzleFileError, Puzzles, format_puzzles, parse_puzzles
 from rumdiff.solve import solve
 from rumdiff.solve.arrangement import InvalidArrangement
 from rumdiff.solve.groups import joker_group_table, pair_code
+from rumdiff.solve.jokers import run_joker_dp
 from rumdiff.solve.reference import solve_brute_force, solve_ilp
 
 P = Puzzle.from_tiles
@@ -82,6 +85,31 @@ def test_dp_equals_ilp_with_jokers_and_drawn_shares():
         copies = rng.choice(3, size=(30, 4), p=rng.dirichlet(np.ones(3)))
         puzzle = Puzzle(copies, m=2, jokers=int(rng.integers(1, 3)))
         assert solve(puzzle).score == _answer(solve_ilp(puzzle), puzzle, "value")
+
+
+def test_dp_equals_the_stored_ilp_scores():
+    # Turns, G(4, 2, 30) with drawn shares and tiny tables with the ILP's score or
+    # "infeasible" (tests/make_golden.py writes them).
+    rows = read_golden("ilp_jokers.csv.gz")
+    assert len(rows) == 100
+    assert sum(row["score"] == "infeasible" for row in rows) >= 3
+    for row in rows:
+        puzzle = read_tile_line(row["puzzle"], int(row["k"]), int(row["m"]), int(row["n"]))
+        expected = None if row["score"] == "infeasible" else int(row["score"])
+        assert solve(puzzle).score == expected, row
+
+
+def test_reference_search_work_is_unchanged():
+    # run_joker_dp with beam 0 is the reference search that difficulty for joker puzzles
+    # counts: its answer and work are those of commit 6c81830, whatever the fast path does.
+    rows = read_golden("joker_work.csv.gz")
+    assert len(rows) == 48
+    assert sum(row["status"] != "0" for row in rows) >= 2  # an infeasible one too
+    for row in rows:
+        puzzle = read_tile_line(row["puzzle"], int(row["k"]), int(row["m"]), int(row["n"]))
+        work = run_joker_dp(puzzle, "value", config.MAX_STATES, 0, int(row["lower"]))[:5]
+        names = ["best", "states", "transitions", "passes", "status"]
+        assert work == tuple(int(row[name]) for name in names), row
 
 
 @pytest.mark.parametrize(

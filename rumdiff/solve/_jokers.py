@@ -22,7 +22,10 @@ found through an open-addressing hash table, cleared after each step.
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
+from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET, row_upper_bounds
+
+#: How much wider the second beam of :func:`joker_search` is when the first finds none.
+WIDER = 4
 
 
 @njit(cache=True, inline="always")
@@ -36,24 +39,32 @@ def _slot(keys, code, mask):
 
 
 @njit(cache=True)
-def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget, path, picks):
+def joker_dp(
+    x, need, values, ahead, jokers, owed, tables, groups, pair, target, budget, path, picks
+):
     """Best score >= ``target`` of the rows ``x`` with ``jokers`` jokers, ``owed`` of them
     the table's, and at least ``need[i, c]`` tiles of row i and colour c placed.
 
     Row i holds tiles of value weight ``values[i]``; ``values`` has one more entry for
-    the closing row, where no tile or joker may go. ``tables`` are
+    the closing row, where no tile or joker may go. ``ahead[i, s]`` bounds from above
+    what rows i.. may still add to a state that has placed s jokers (rows + 2 rows: the
+    points of every tile there, or :func:`joker_ahead`); a state that cannot reach
+    ``target`` even so is dropped. ``tables`` are
     ``(first, used, next_state, nonzero)`` of
-    :func:`rumdiff.solve.runstates.complete_run_states`, ``groups`` and ``pair`` the
+    :func:`rumdiff.solve.runstates.complete_run_states` and the states one step better
+    than each (``rumdiff.solve.jokers``, for :func:`_undominated`), ``groups`` and ``pair`` the
     table and codes of :func:`rumdiff.solve.groups.joker_group_table`. ``budget`` is
-    ``(max_states, max_live, beam)``: with ``beam > 0`` only the ``beam`` states that
-    may gain the most survive each step (a heuristic: its best is a lower bound). On
+    ``(max_states, max_live, beam, dominate)``: with ``beam > 0`` only the ``beam``
+    states that may gain the most survive each step (a heuristic: its best is a lower
+    bound); with ``dominate``, states that others dominate (:func:`_undominated`) are
+    dropped after each row. On
     success ``path[i]`` is the joint code after row i on a best path, and ``picks[i]``
     the jokers it placed there: 3 bits per colour's runs, then 3 bits for the groups.
 
     Returns ``(best, states, transitions, status)``.
     """
-    first, used, next_state, nonzero = tables
-    max_states, max_live, beam = budget
+    first, used, next_state, nonzero, upgrades = tables
+    max_states, max_live, beam, dominate = budget
     rows, k = x.shape
     size = nonzero.shape[0]
     radix = np.empty(k + 1, np.int64)
@@ -69,14 +80,11 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
     children = jokers + 1
     for cc in range(size):
         children = max(children, (first[cc + 1] - first[cc]) * (jokers + 1))
+    digits = np.empty(k, np.int64)  # the run states of one state, colour by colour
     power = np.empty(k, np.int64)
     power[0] = 1
     for c in range(1, k):
         power[c] = power[c - 1] * (jokers + 1)
-    # The points of the rows from i on: what a state may still gain.
-    suffix = np.zeros(rows + 2, np.int64)
-    for i in range(rows - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + values[i] * x[i].sum()
     # The hash table: keys (-1 empty), each key's list position, each position's slot.
     # It doubles when half full, up to twice ``max_live``.
     keys = np.full(1 << 12, -1, np.int64)
@@ -106,7 +114,6 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
     for i in range(rows + 1):
         v = values[i]
         closing = i == rows
-        threshold = target - suffix[i + 1]
         later = 0
         for c in range(k):
             later += x[i, c] if not closing else 0
@@ -139,6 +146,9 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
                     low = 0
                     high = 1  # one pass: the groups are chosen below
                 aj = aux[s]
+                if dominate and c == k - 1 and not closing:
+                    for d in range(k):  # once per state, not per move (divisions are slow)
+                        digits[d] = (cj // radix[d]) % size
                 for e in range(low, high):
                     if c < k:
                         u = used[e]
@@ -151,7 +161,7 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
                             transitions += 1
                             nv = vj + v * (u - y)
                             left = (aj & 255) + xc - (u - y)
-                            if nv + v * (later + left) < threshold:
+                            if nv + v * (later + left) + ahead[i + 1, spent + y] < target:
                                 continue
                             ccode = cj + (next_state[e] - cc) * radix[c] + y * radix[k]
                             # The row's jokers per colour so far: 3 bits each from bit 8,
@@ -159,6 +169,15 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
                             # they decide which tiles are left for the groups).
                             na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
                             na += (y * power[c]) << 32
+                            if dominate and c == k - 1 and not closing:
+                                # The last colour moved: what the groups can add is known.
+                                digits[c] = next_state[e]
+                                hope = _group_hope(
+                                    x[i], need[i], digits, na, spent + y, jokers, nonzero, pair,
+                                    pair_radix, groups, ahead[i + 1], v,
+                                )  # fmt: skip
+                                if hope < 0 or nv + hope < target:
+                                    continue
                             key = ccode + (na >> 32) * radix[k] * (jokers + 1)
                             built = _merge(
                                 key, ccode, nv, na, org[s], keys, places, hashed, built, ncode,
@@ -184,7 +203,7 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
                             continue
                         transitions += 1
                         nv = vj + v * placed
-                        if nv < threshold:
+                        if nv + ahead[i + 1, spent + g] < target:
                             continue
                         na = (aj & ((1 << 32) - 1)) + (g << (8 + 3 * k)) - (aj & 255)
                         built = _merge(
@@ -206,7 +225,11 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
             if live == 0:
                 return 0, states, transitions, NOT_REACHED
             if beam > 0 and live > beam:
-                live = _best(live, beam, v, code, val, aux, org)
+                live = _best(live, beam, v, ahead[i + 1], radix[k], code, val, aux, org)
+        if dominate and not closing:  # (within a row it costs more than it saves)
+            live = _undominated(
+                live, jokers, owed, radix, upgrades, code, val, aux, org, keys, places
+            )
         states += live
         if stored + live > max_states:
             return 0, states, transitions, OVER_BUDGET
@@ -234,6 +257,88 @@ def joker_dp(x, need, values, jokers, owed, tables, groups, pair, target, budget
     return val[best], states, transitions, OK
 
 
+@njit(cache=True)
+def joker_search(
+    x, need, values, jokers, owed, tables, groups, pair, gv, m, lower, budget, path, work
+):
+    """The solver's passes of :func:`joker_dp`, all in one call: the best score, or 0
+    with ``NOT_REACHED`` (no arrangement places the table) or ``OVER_BUDGET``.
+
+    Passes prune by :func:`joker_ahead` (``gv`` the group values of
+    ``rumdiff.solve.groups.group_value_table(k, m)`` for its row bounds) and drop
+    dominated states. A beam pass (``budget = (max_states, max_live, beam)``), retried
+    ``WIDER`` times wider when it places no arrangement, gives a lower bound, or
+    ``lower`` (-1: none) does; if it meets the bound, no exact pass is needed, else an
+    exact pass aimed at it finds the optimum (without a lower bound: one aimed at the
+    bound, then one aimed at 0). ``path`` receives the best path (as ``path, picks`` of
+    :func:`joker_dp`), ``work`` adds states, transitions and exact passes.
+    """
+    max_states, max_live, beam = budget
+    rows = x.shape[0]
+    bound = np.zeros(rows, np.int64)
+    row_upper_bounds(x, gv, m, values, bound)
+    ahead = np.zeros((rows + 2, jokers + 1), np.int64)
+    joker_ahead(x, values, jokers, bound, ahead)
+    high = ahead[0, 0]
+    trial = np.zeros((2, rows), np.int64)
+    low, status, width = -1, NOT_REACHED, beam
+    for _ in range(2 if beam > 0 else 0):
+        low, states, transitions, status = joker_dp(
+            x, need, values, ahead, jokers, owed, tables, groups, pair, 0,
+            (max_states, max_live, width, True), trial[0], trial[1],
+        )  # fmt: skip
+        work[0] += states
+        work[1] += transitions
+        if status == OK:
+            path[:] = trial
+        if status != NOT_REACHED:
+            break
+        width *= WIDER  # a beam too narrow to place the table
+    if status != OK:
+        low = -1
+    if lower > low:
+        low, status = lower, NOT_REACHED  # (its path is not this DP's)
+    if low == high and status == OK:
+        return low, OK
+    aim = high if low < 0 else low
+    while True:
+        best, states, transitions, status = joker_dp(
+            x, need, values, ahead, jokers, owed, tables, groups, pair, aim,
+            (max_states, max_live, 0, True), trial[0], trial[1],
+        )  # fmt: skip
+        work[0] += states
+        work[1] += transitions
+        work[2] += 1
+        if status == OK:
+            path[:] = trial
+            return best, OK
+        if status == OVER_BUDGET:
+            return 0, OVER_BUDGET
+        if aim == max(low, 0):
+            return 0, NOT_REACHED
+        aim = 0
+
+
+@njit(cache=True, inline="always")
+def _group_hope(row, need, digits, extra, spent, jokers, nonzero, pair, pair_radix, groups,
+                ahead, v):  # fmt: skip
+    """The most a state whose colours have all moved in a row (of value ``v``) may still
+    add, its groups there and the rows after (``ahead``) together; -1 when no groups
+    place the table's leftovers. ``digits`` are its run states, ``extra`` holds the
+    jokers each colour's runs took."""
+    k = row.shape[0]
+    index = 0
+    for d in range(k):
+        real = nonzero[digits[d]] - ((extra >> (8 + 3 * d)) & 7)
+        required = max(0, need[d] - real)
+        index += pair[row[d] - real, required] * pair_radix[d]
+    hope = -1
+    for g in range(jokers - spent + 1):
+        if groups[index, g] >= 0:
+            hope = max(hope, v * groups[index, g] + ahead[spent + g])
+    return hope
+
+
 @njit(cache=True, inline="always")
 def _merge(key, ccode, nv, extra, origin, keys, places, hashed, built, ncode, nval, naux, norg):
     """Add a state to the lists being built, or raise the value of its twin (same
@@ -258,17 +363,74 @@ def _merge(key, ccode, nv, extra, origin, keys, places, hashed, built, ncode, nv
 
 
 @njit(cache=True)
-def _best(live, beam, v, code, val, aux, org):
+def _best(live, beam, v, ahead, unit, code, val, aux, org):
     """Keep about the ``beam`` states of the lists whose value plus their leftovers'
-    points at this row (of value ``v``) is highest (ties may keep up to twice as many);
-    return their count."""
+    points at this row (of value ``v``) plus ``ahead[jokers placed]`` (``code // unit``)
+    is highest (ties may keep up to twice as many); return their count."""
     hope = np.empty(live, np.int64)
     for s in range(live):
-        hope[s] = val[s] + v * (aux[s] & 255)
+        hope[s] = val[s] + v * (aux[s] & 255) + ahead[code[s] // unit]
     cut = np.sort(hope)[live - beam]
     kept = 0
     for s in range(live):
         if hope[s] > cut or (hope[s] == cut and kept < beam):
+            code[kept] = code[s]
+            val[kept] = val[s]
+            aux[kept] = aux[s]
+            org[kept] = org[s]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys, places):
+    """Drop the states of a finished row that another state dominates; return how many
+    are left.
+
+    State A dominates B when A's value is no less, A has placed as many jokers as B, or
+    fewer but at least ``owed`` (B's next moves are A's too), and A's runs are B's or
+    one step better in one colour (``upgrades[state]``): a short run longer, or a run of
+    length >= 3 in place of a shorter run or an empty slot. Such a run may end at any
+    value and take any tile the other takes. ``keys`` is an empty hash table at most
+    half full with ``live`` keys; it is left empty.
+    """
+    k = radix.shape[0] - 1
+    unit = radix[k]
+    size = radix[1]
+    mask = keys.shape[0] - 1
+    hashed = np.empty(live, np.int64)
+    for s in range(live):
+        h = _slot(keys, code[s], mask)
+        keys[h] = code[s]
+        places[h] = s
+        hashed[s] = h
+    beaten = np.zeros(live, np.bool_)
+    for s in range(live):
+        spent = code[s] // unit
+        runs = code[s] % unit
+        for fewer in range(min(owed, spent), spent + 1):
+            if fewer < spent and fewer < owed:
+                continue
+            other = runs + fewer * unit
+            if fewer < spent:
+                h = _slot(keys, other, mask)
+                if keys[h] == other and val[places[h]] >= val[s]:
+                    beaten[s] = True
+            for c in range(k):
+                cc = (runs // radix[c]) % size
+                for u in range(upgrades.shape[1]):
+                    better = upgrades[cc, u]
+                    if better < 0 or beaten[s]:
+                        continue
+                    key = other + (better - cc) * radix[c]
+                    h = _slot(keys, key, mask)
+                    if keys[h] == key and val[places[h]] >= val[s]:
+                        beaten[s] = True
+    for s in range(live):
+        keys[hashed[s]] = -1
+    kept = 0
+    for s in range(live):
+        if not beaten[s]:
             code[kept] = code[s]
             val[kept] = val[s]
             aux[kept] = aux[s]
@@ -301,3 +463,121 @@ def _rehashed(keys, old, built):
         places[h] = t
         hashed[t] = h
     return bigger, places, hashed
+
+
+@njit(cache=True)
+def joker_ahead(x, values, jokers, rows_bound, ahead):
+    """Fill ``ahead[i, s]`` (rows + 2 by jokers + 1) with a bound on what rows i.. may
+    add to a state that has placed s jokers, tighter than all their tiles' points.
+
+    Take the jokers out of an arrangement: a run falls into stretches of real tiles, and
+    those of 3 or more stay valid runs; a group with 3 real tiles or more stays valid.
+    What is lost lies beside each joker, in its *window*: tiles of its colour 1 or 2
+    values away (one copy each; a run's stretches beside a joker are at most 2 long),
+    or at most 2 tiles at its value (a group). So rows i.. hold at most a joker-free
+    arrangement's points, ``rows_bound`` per row (``_tiles.row_upper_bounds``), plus a
+    window per joker. Likewise, an *isolated* tile (fewer than 3 colours at its value,
+    no 3 consecutive values of its colour around it present) is placed only through a
+    joker's window, the others counting in full. A joker not yet placed may stand
+    anywhere; one placed at row i - 1 or before reaches rows i.. only from rows i - 2
+    and i - 1, through a run. The lesser of the two bounds is kept.
+    """
+    rows, k = x.shape
+    alone = np.zeros((rows, k), np.bool_)
+    free = np.zeros(rows + 2, np.int64)  # points of the tiles not isolated, rows i..
+    plain = np.zeros(rows + 2, np.int64)  # a joker-free arrangement's most, rows i..
+    for i in range(rows - 1, -1, -1):
+        colours = 0
+        for c in range(k):
+            colours += x[i, c] > 0
+        points = 0
+        plain[i] = plain[i + 1] + rows_bound[i]
+        ahead[i, :] = ahead[i + 1, 0] + values[i] * x[i].sum()  # all tiles, rows i..
+        for c in range(k):
+            if x[i, c] == 0:
+                continue
+            near = 0  # present neighbours in a row, the tile's own row among them
+            run = False
+            for d in range(-2, 3):
+                j = i + d
+                if d != 0 and (j < 0 or j >= rows or x[j, c] == 0):
+                    near = 0
+                else:
+                    near += 1
+                    run = run or near >= 3
+            alone[i, c] = colours < 3 and not run
+            if not alone[i, c]:
+                points += values[i] * x[i, c]
+        free[i] = free[i + 1] + points
+    # A joker's window adds to a row no more than the row's tiles beyond its bound.
+    excess = np.empty(rows, np.int64)
+    for i in range(rows):
+        excess[i] = max(0, ahead[i, 0] - ahead[i + 1, 0] - rows_bound[i])
+    _lower_to(x * alone, values, free, ahead, ahead[:rows, 0] - ahead[1 : rows + 1, 0])
+    _lower_to(x, values, plain, ahead, excess)
+
+
+@njit(cache=True)
+def _lower_to(copies, values, base, ahead, cap):
+    """Lower ``ahead[i, s]`` to ``base[i]`` plus what the jokers' windows hold of
+    ``copies`` (:func:`joker_ahead`), at most ``cap[row]`` each at a row, if that is less.
+
+    A joker placed at row i - 1 or before adds at most the best window it can reach; the
+    ``jokers - s`` others at most the largest ``jokers - s`` of all windows' *layers*
+    (layer t: the tiles of which a window holds at least t copies), since a window used
+    t times places at most its first t layers."""
+    rows = copies.shape[0]
+    jokers = ahead.shape[1] - 1
+    layers = np.zeros(3 * (copies.shape[1] + 1), np.int64)
+    # top[q]: the largest layers of windows wholly within rows q - 2.. (centres >= q).
+    top = np.zeros((rows + 3, jokers + 1), np.int64)
+    for q in range(rows - 1, -1, -1):
+        top[q] = top[q + 1]
+        for t in range(_layers(copies, values, cap, q, 0, layers)):
+            _insert(top[q], layers[t])
+    for i in range(rows + 2):
+        best = top[i + 2].copy() if i + 2 <= rows else np.zeros(jokers + 1, np.int64)
+        near = 0
+        for q in range(max(0, i - 2), min(rows, i + 2)):
+            for t in range(_layers(copies, values, cap, q, i, layers)):
+                _insert(best, layers[t])
+                if q < i:
+                    near = max(near, layers[t])
+        for s in range(jokers + 1):
+            bound = base[i] + s * near + best[: jokers - s].sum()
+            ahead[i, s] = min(ahead[i, s], bound)
+
+
+@njit(cache=True, inline="always")
+def _insert(top, value):
+    """Put ``value`` into ``top``, kept in decreasing order (its last entry is spare)."""
+    for t in range(top.shape[0] - 1):
+        if value > top[t]:
+            value, top[t] = top[t], value
+
+
+@njit(cache=True)
+def _layers(copies, values, cap, q, low, out):
+    """Write the layers of the windows of a joker at row ``q`` within rows ``low``.. to
+    ``out``; return how many. A run's window: the tiles of one colour at rows q - 2..q + 2
+    but q; a group's: at most 2 tiles at row q. Layer t counts tiles with >= t copies,
+    at most ``cap[row]`` at a row."""
+    rows, k = copies.shape
+    count = 0
+    for t in range(1, 4):
+        group = 0
+        for c in range(k):
+            run = 0
+            for d in (-2, -1, 1, 2):
+                j = q + d
+                if low <= j < rows and copies[j, c] >= t:
+                    run += min(values[j], cap[j])
+            if run > 0:
+                out[count] = run
+                count += 1
+            if q >= low and copies[q, c] >= t:
+                group += 1
+        if group > 0 and cap[q] > 0:
+            out[count] = min(values[q] * min(group, 2), cap[q])
+            count += 1
+    return count

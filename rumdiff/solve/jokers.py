@@ -10,18 +10,23 @@ runs here, each for a reason:
 - the upper bounds by value and the beam's lower bound: they assume that a run may end
   short at no cost but its own tiles', which a table tile forbids.
 
-So the DP walks every value 1..n and prunes only by points: a state that cannot reach
-the target even by placing every tile still ahead is dropped.
+So the DP walks every value 1..n and prunes by points. The reference search (the
+default of :func:`run_joker_dp`) drops a state that cannot reach the target even by
+placing every tile still ahead; the solver's fast path (``fast=True``) prunes by a
+tighter bound, drops dominated states and judges groups early
+(docs/decisions/jokers.md, "The fast path of solve").
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import numpy as np
 
 from rumdiff import config
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.arrangement import Arrangement, Group, Run
-from rumdiff.solve.groups import joker_group_table, pair_code
+from rumdiff.solve.groups import group_value_table, joker_group_table, pair_code
 from rumdiff.solve.runstates import complete_run_states
 
 __all__ = ["OBJECTIVES", "run_joker_dp", "rebuild"]
@@ -30,12 +35,33 @@ __all__ = ["OBJECTIVES", "run_joker_dp", "rebuild"]
 OBJECTIVES = ("value", "tiles")
 
 
+@cache
 def _pair_codes(m: int) -> np.ndarray:
     codes = np.zeros((m + 1, m + 1), dtype=np.int64)
     for left in range(m + 1):
         for required in range(left + 1):
             codes[left, required] = pair_code(left, required)
+    codes.setflags(write=False)
     return codes
+
+
+@cache
+def _upgrades(slots: int) -> np.ndarray:
+    """Per run state of :func:`complete_run_states`, the states one step better (-1:
+    none): a run of length 1 made 2 or >= 3 long, one of length 2 made >= 3, an empty
+    slot holding a run of length >= 3 (in this order, the kernel relies on it)."""
+    tables = complete_run_states(slots)
+    index = {tuple(int(v) for v in counts): code for code, counts in enumerate(tables.slots)}
+    better = np.full((tables.size, 4), -1, dtype=np.int64)
+    for code, counts in enumerate(tables.slots):
+        for column, (low, high) in enumerate(((1, 2), (1, 3), (2, 3), (0, 3))):
+            if counts[low] > 0:
+                step = [int(v) for v in counts]
+                step[low] -= 1
+                step[high] += 1
+                better[code, column] = index[tuple(step)]
+    better.setflags(write=False)
+    return better
 
 
 def _big(puzzle: Puzzle, objective: str) -> int:
@@ -43,7 +69,15 @@ def _big(puzzle: Puzzle, objective: str) -> int:
     return 0 if objective == "value" else puzzle.points + 1
 
 
-def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, lower: int = -1):
+def run_joker_dp(
+    puzzle: Puzzle,
+    objective: str,
+    max_states: int,
+    beam: int,
+    lower: int = -1,
+    *,
+    fast: bool = False,
+):
     """Solve a puzzle with the DP; return ``(best weight, states, transitions, passes,
     status, path)`` (``path``: the joint codes and the jokers placed at each row, see
     ``_jokers``).
@@ -54,8 +88,15 @@ def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, low
     aimed at every tile placed prunes hardest and settles most dense puzzles; failing
     that, an exact pass aimed at the lower bound finds the optimum. ``lower`` is a
     score known to be reachable (-1: none).
+
+    With ``fast`` (as :func:`rumdiff.solve.solver.solve` calls it) the passes prune by
+    :func:`rumdiff.solve._jokers.joker_ahead`, isolated tiles counted only as far as
+    jokers can place them, and aim at that bound instead of every tile; a beam that
+    finds no arrangement is retried wider, and one that meets the bound needs no exact
+    pass. Without it, the work counted is the reference search's (tests pin it), the
+    same as before that switch existed.
     """
-    from rumdiff.solve._jokers import joker_dp
+    from rumdiff.solve._jokers import joker_dp, joker_search
     from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
     tables = complete_run_states(puzzle.m + puzzle.jokers)
@@ -65,24 +106,31 @@ def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, low
     values = np.zeros(puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big
     path = np.zeros((2, puzzle.n), dtype=np.int64)
+    arrays = (tables.first, tables.used, tables.next_state, tables.nonzero, _upgrades(tables.m))
+    groups = joker_group_table(puzzle.k, puzzle.m, puzzle.jokers)
+    pair = _pair_codes(puzzle.m)
+    limits = (np.int64(max_states), np.int64(config.MAX_LIVE_STATES))
+    if fast:
+        work = np.zeros(3, dtype=np.int64)
+        best, status = joker_search(
+            x, need, values, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
+            group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
+            (*limits, np.int64(beam)), path, work,
+        )  # fmt: skip
+        return int(best), int(work[0]), int(work[1]), int(work[2]), int(status), path
+
+    # What the rows from i on may still add: the points of every tile there.
+    suffix = np.cumsum((values[: puzzle.n] * x.sum(axis=1))[::-1])[::-1]
+    ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
+    ahead[: puzzle.n] = suffix[:, None]
     trial = np.zeros((2, puzzle.n), dtype=np.int64)
     work = [0, 0, 0]
 
     def run(target, width):
         best, states, transitions, status = joker_dp(
-            x,
-            need,
-            values,
-            puzzle.jokers,
-            puzzle.table_jokers,
-            (tables.first, tables.used, tables.next_state, tables.nonzero),
-            joker_group_table(puzzle.k, puzzle.m, puzzle.jokers),
-            _pair_codes(puzzle.m),
-            np.int64(target),
-            (np.int64(max_states), np.int64(config.MAX_LIVE_STATES), np.int64(width)),
-            trial[0],
-            trial[1],
-        )
+            x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
+            np.int64(target), (*limits, np.int64(width), False), trial[0], trial[1],
+        )  # fmt: skip
         work[0] += states
         work[1] += transitions
         work[2] += width == 0
@@ -90,7 +138,7 @@ def run_joker_dp(puzzle: Puzzle, objective: str, max_states: int, beam: int, low
             path[:] = trial
         return int(best), int(status)
 
-    high = int(values[: puzzle.n] @ puzzle.copies[::-1].sum(axis=1))  # every tile placed
+    high = int(values[: puzzle.n] @ x.sum(axis=1))
     low, status = run(0, beam) if beam else (-1, NOT_REACHED)
     if status != OK:
         low = -1

