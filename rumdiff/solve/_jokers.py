@@ -4,7 +4,8 @@ The same DP as ``_dp`` (2015 paper, Section 4: run slots per colour, groups from
 tiles the runs leave, one row of values at a time), with what jokers and the table need
 (2015 paper, Section 4.5, generalised; see ``rumdiff.solve.solver``):
 
-- the joint state code gains a digit, the jokers placed so far (``code // F**k``);
+- the joint state code holds each colour's run state in ``bits`` bits (the fewest that
+  hold F), then the jokers placed so far (``code >> (bits * k)``);
 - a colour may extend more slots than it has tiles at a value: each extra slot holds a
   joker, and there are ``m + j`` slots, since a joker may stand for a tile whose m
   copies are all in runs already;
@@ -67,10 +68,17 @@ def joker_dp(
     max_states, max_live, beam, dominate = budget
     rows, k = x.shape
     size = nonzero.shape[0]
+    # Each colour's run state takes ``bits`` bits of a code, so digits come out by
+    # shifts and masks: divisions by a variable are slow, and there is one per move.
+    bits = 1
+    while (1 << bits) < size:
+        bits += 1
+    digit = (1 << bits) - 1
+    top = bits * k  # the jokers placed, from this bit on
+    low32 = (1 << 32) - 1
     radix = np.empty(k + 1, np.int64)
-    radix[0] = 1
-    for c in range(1, k + 1):
-        radix[c] = radix[c - 1] * size
+    for c in range(k + 1):
+        radix[c] = 1 << (bits * c)
     pair_radix = np.empty(k, np.int64)
     pair_radix[0] = 1
     for c in range(1, k):
@@ -80,6 +88,10 @@ def joker_dp(
     children = jokers + 1
     for cc in range(size):
         children = max(children, (first[cc + 1] - first[cc]) * (jokers + 1))
+    made_key = np.empty(children, np.int64)  # one state's children: keys, codes, ...
+    made_code = np.empty(children, np.int64)
+    made_val = np.empty(children, np.int64)
+    made_aux = np.empty(children, np.int64)
     digits = np.empty(k, np.int64)  # the run states of one state, colour by colour
     power = np.empty(k, np.int64)
     power[0] = 1
@@ -122,94 +134,126 @@ def joker_dp(
             xc = x[i, c] if c < k and not closing else 0
             later -= xc
             built = 0
-            for s in range(live):
+            start = 0
+            while start < live:
+                # Room for the children of a run of states, made before any is stepped:
+                # arrays that grow inside the loop over states would cost reference
+                # counts at every state.
                 if built + children > max_live:
                     for t in range(built):
                         keys[hashed[t]] = -1
                     return 0, states, transitions, OVER_BUDGET
-                if 2 * (built + children) > keys.shape[0]:
+                while 2 * (built + children) > keys.shape[0]:
                     keys, places, hashed = _rehashed(keys, hashed, built)
-                if built + children > ncode.shape[0]:
+                while built + children > ncode.shape[0]:
                     size_now = 2 * ncode.shape[0]
                     ncode = _copied(ncode, size_now, built)
                     nval = _copied(nval, size_now, built)
                     naux = _copied(naux, size_now, built)
                     norg = _copied(norg, size_now, built)
-                cj = code[s]
-                vj = val[s]
-                spent = cj // radix[k]
-                if c < k:
-                    cc = (cj // radix[c]) % size
-                    low = first[cc]
-                    high = first[cc + 1]
-                else:
-                    low = 0
-                    high = 1  # one pass: the groups are chosen below
-                aj = aux[s]
-                if dominate and c == k - 1 and not closing:
-                    for d in range(k):  # once per state, not per move (divisions are slow)
-                        digits[d] = (cj // radix[d]) % size
-                for e in range(low, high):
+                room = min(max_live, keys.shape[0] // 2, ncode.shape[0]) - built
+                stop = min(live, start + room // children)
+                for s in range(start, stop):
+                    cj = code[s]
+                    vj = val[s]
+                    aj = aux[s]
+                    spent = cj >> top
+                    made = 0  # the children of state s, merged into the new lists below
                     if c < k:
-                        u = used[e]
-                        fewest = max(0, u - xc)
-                        if spent + fewest > jokers or (closing and u > 0):
-                            break  # moves come in increasing u
-                        # A joker may also stand in a run where a tile is at hand (which
-                        # then stays unplaced or goes to a group): y jokers, u - y tiles.
-                        for y in range(fewest, min(u, jokers - spent) + 1):
-                            transitions += 1
-                            nv = vj + v * (u - y)
-                            left = (aj & 255) + xc - (u - y)
-                            if nv + v * (later + left) + ahead[i + 1, spent + y] < target:
-                                continue
-                            ccode = cj + (next_state[e] - cc) * radix[c] + y * radix[k]
-                            # The row's jokers per colour so far: 3 bits each from bit 8,
-                            # and as a number in base j + 1 from bit 32 (part of the key:
-                            # they decide which tiles are left for the groups).
-                            na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
-                            na += (y * power[c]) << 32
-                            if dominate and c == k - 1 and not closing:
-                                # The last colour moved: what the groups can add is known.
-                                digits[c] = next_state[e]
-                                hope = _group_hope(
-                                    x[i], need[i], digits, na, spent + y, jokers, nonzero, pair,
-                                    pair_radix, groups, ahead[i + 1], v,
-                                )  # fmt: skip
-                                if hope < 0 or nv + hope < target:
+                        cc = (cj >> (bits * c)) & digit
+                        hoping = dominate and c == k - 1 and not closing
+                        if hoping:
+                            for d in range(k):  # once per state, not per move
+                                digits[d] = (cj >> (bits * d)) & digit
+                        for e in range(first[cc], first[cc + 1]):
+                            u = used[e]
+                            fewest = max(0, u - xc)
+                            if spent + fewest > jokers or (closing and u > 0):
+                                break  # moves come in increasing u
+                            # A joker may also stand in a run where a tile is at hand (which
+                            # then stays unplaced or goes to a group): y jokers, u - y tiles.
+                            for y in range(fewest, min(u, jokers - spent) + 1):
+                                transitions += 1
+                                nv = vj + v * (u - y)
+                                left = (aj & 255) + xc - (u - y)
+                                if nv + v * (later + left) + ahead[i + 1, spent + y] < target:
                                     continue
-                            key = ccode + (na >> 32) * radix[k] * (jokers + 1)
-                            built = _merge(
-                                key, ccode, nv, na, org[s], keys, places, hashed, built, ncode,
-                                nval, naux, norg,
-                            )  # fmt: skip
-                        continue
-                    if closing:
+                                ccode = cj + (next_state[e] - cc) * radix[c] + (y << top)
+                                # The row's jokers per colour so far: 3 bits each from bit 8,
+                                # and as a number in base j + 1 from bit 32 (part of the key:
+                                # they decide which tiles are left for the groups).
+                                na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
+                                na += (y * power[c]) << 32
+                                if hoping:
+                                    # The last colour moved: what the groups can add is known.
+                                    # (Written out here: a helper taking arrays costs more.)
+                                    digits[c] = next_state[e]
+                                    index = 0
+                                    for d in range(k):
+                                        real = nonzero[digits[d]] - ((na >> (8 + 3 * d)) & 7)
+                                        required = max(0, need[i, d] - real)
+                                        index += pair[x[i, d] - real, required] * pair_radix[d]
+                                    hope = -1
+                                    for g in range(jokers - spent - y + 1):
+                                        if groups[index, g] >= 0:
+                                            gain = v * groups[index, g]
+                                            hope = max(hope, gain + ahead[i + 1, spent + y + g])
+                                    if hope < 0 or nv + hope < target:
+                                        continue
+                                made_key[made] = ccode + ((na >> 32) << (top + 3))
+                                made_code[made] = ccode
+                                made_val[made] = nv
+                                made_aux[made] = na
+                                made += 1
+                    elif closing:
                         if spent >= owed:  # every table joker placed
-                            built = _merge(
-                                cj, cj, vj, 0, org[s], keys, places, hashed, built, ncode, nval,
-                                naux, norg,
-                            )  # fmt: skip
-                        continue
-                    index = 0
-                    for d in range(k):
-                        xd = x[i, d]
-                        real = nonzero[(cj // radix[d]) % size] - ((aj >> (8 + 3 * d)) & 7)
-                        required = max(0, need[i, d] - real)
-                        index += pair[xd - real, required] * pair_radix[d]
-                    for g in range(jokers - spent + 1):
-                        placed = groups[index, g]
-                        if placed < 0:
+                            made_key[0] = cj
+                            made_code[0] = cj
+                            made_val[0] = vj
+                            made_aux[0] = 0
+                            made = 1
+                    else:
+                        index = 0
+                        for d in range(k):
+                            xd = x[i, d]
+                            real = nonzero[(cj >> (bits * d)) & digit] - ((aj >> (8 + 3 * d)) & 7)
+                            required = max(0, need[i, d] - real)
+                            index += pair[xd - real, required] * pair_radix[d]
+                        for g in range(jokers - spent + 1):
+                            placed = groups[index, g]
+                            if placed < 0:
+                                continue
+                            transitions += 1
+                            nv = vj + v * placed
+                            if nv + ahead[i + 1, spent + g] < target:
+                                continue
+                            made_key[made] = cj + (g << top)
+                            made_code[made] = cj + (g << top)
+                            made_val[made] = nv
+                            made_aux[made] = (aj & low32) + (g << (8 + 3 * k)) - (aj & 255)
+                            made += 1
+                    # Add each child to the new lists, or raise its twin's value there (one
+                    # merge site for every kind of step; the hash table is at most half full).
+                    mask = keys.shape[0] - 1
+                    for t in range(made):
+                        key = made_key[t]
+                        h = _slot(keys, key, mask)
+                        if keys[h] == key:
+                            pos = places[h]
+                            if made_val[t] > nval[pos]:
+                                nval[pos] = made_val[t]
+                                naux[pos] = made_aux[t]
+                                norg[pos] = org[s]
                             continue
-                        transitions += 1
-                        nv = vj + v * placed
-                        if nv + ahead[i + 1, spent + g] < target:
-                            continue
-                        na = (aj & ((1 << 32) - 1)) + (g << (8 + 3 * k)) - (aj & 255)
-                        built = _merge(
-                            cj + g * radix[k], cj + g * radix[k], nv, na, org[s], keys, places,
-                            hashed, built, ncode, nval, naux, norg,
-                        )  # fmt: skip
+                        keys[h] = key
+                        places[h] = built
+                        hashed[built] = h
+                        ncode[built] = made_code[t]
+                        nval[built] = made_val[t]
+                        naux[built] = made_aux[t]
+                        norg[built] = org[s]
+                        built += 1
+                start = stop
             for s in range(built):
                 keys[hashed[s]] = -1
             if ncode.shape[0] > code.shape[0]:
@@ -225,7 +269,7 @@ def joker_dp(
             if live == 0:
                 return 0, states, transitions, NOT_REACHED
             if beam > 0 and live > beam:
-                live = _best(live, beam, v, ahead[i + 1], radix[k], code, val, aux, org)
+                live = _best(live, beam, v, ahead[i + 1], top, code, val, aux, org)
         if dominate and not closing:  # (within a row it costs more than it saves)
             live = _undominated(
                 live, jokers, owed, radix, upgrades, code, val, aux, org, keys, places
@@ -300,7 +344,10 @@ def joker_search(
         low, status = lower, NOT_REACHED  # (its path is not this DP's)
     if low == high and status == OK:
         return low, OK
-    aim = high if low < 0 else low
+    # With the beam's arrangement in hand, only a better one is sought: the pass prunes
+    # harder, and when it finds none, the beam's was the best.
+    found = status == OK
+    aim = high if low < 0 else low + 1 if found else low
     while True:
         best, states, transitions, status = joker_dp(
             x, need, values, ahead, jokers, owed, tables, groups, pair, aim,
@@ -314,63 +361,22 @@ def joker_search(
             return best, OK
         if status == OVER_BUDGET:
             return 0, OVER_BUDGET
+        if found:
+            return low, OK
         if aim == max(low, 0):
             return 0, NOT_REACHED
         aim = 0
 
 
-@njit(cache=True, inline="always")
-def _group_hope(row, need, digits, extra, spent, jokers, nonzero, pair, pair_radix, groups,
-                ahead, v):  # fmt: skip
-    """The most a state whose colours have all moved in a row (of value ``v``) may still
-    add, its groups there and the rows after (``ahead``) together; -1 when no groups
-    place the table's leftovers. ``digits`` are its run states, ``extra`` holds the
-    jokers each colour's runs took."""
-    k = row.shape[0]
-    index = 0
-    for d in range(k):
-        real = nonzero[digits[d]] - ((extra >> (8 + 3 * d)) & 7)
-        required = max(0, need[d] - real)
-        index += pair[row[d] - real, required] * pair_radix[d]
-    hope = -1
-    for g in range(jokers - spent + 1):
-        if groups[index, g] >= 0:
-            hope = max(hope, v * groups[index, g] + ahead[spent + g])
-    return hope
-
-
-@njit(cache=True, inline="always")
-def _merge(key, ccode, nv, extra, origin, keys, places, hashed, built, ncode, nval, naux, norg):
-    """Add a state to the lists being built, or raise the value of its twin (same
-    ``key``) there; return the new list length. (The caller keeps the hash table at
-    most half full.)"""
-    h = _slot(keys, key, keys.shape[0] - 1)
-    if keys[h] == key:
-        pos = places[h]
-        if nv > nval[pos]:
-            nval[pos] = nv
-            naux[pos] = extra
-            norg[pos] = origin
-        return built
-    keys[h] = key
-    places[h] = built
-    hashed[built] = h
-    ncode[built] = ccode
-    nval[built] = nv
-    naux[built] = extra
-    norg[built] = origin
-    return built + 1
-
-
 @njit(cache=True)
-def _best(live, beam, v, ahead, unit, code, val, aux, org):
+def _best(live, beam, v, ahead, top, code, val, aux, org):
     """Keep about the ``beam`` states of the lists whose value plus their leftovers'
-    points at this row (of value ``v``) plus ``ahead[jokers placed]`` (``code // unit``)
+    points at this row (of value ``v``) plus ``ahead[jokers placed]`` (``code >> top``)
     is highest (ties may keep up to twice as many); return their count."""
     hope = np.empty(live, np.int64)
     for s in range(live):
-        hope[s] = val[s] + v * (aux[s] & 255) + ahead[code[s] // unit]
-    cut = np.sort(hope)[live - beam]
+        hope[s] = val[s] + v * (aux[s] & 255) + ahead[code[s] >> top]
+    cut = np.partition(hope, live - beam)[live - beam]
     kept = 0
     for s in range(live):
         if hope[s] > cut or (hope[s] == cut and kept < beam):
@@ -395,8 +401,10 @@ def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys,
     half full with ``live`` keys; it is left empty.
     """
     k = radix.shape[0] - 1
-    unit = radix[k]
-    size = radix[1]
+    bits = 1
+    while (1 << bits) < radix[1]:
+        bits += 1
+    top = bits * k
     mask = keys.shape[0] - 1
     hashed = np.empty(live, np.int64)
     for s in range(live):
@@ -406,18 +414,16 @@ def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys,
         hashed[s] = h
     beaten = np.zeros(live, np.bool_)
     for s in range(live):
-        spent = code[s] // unit
-        runs = code[s] % unit
+        spent = code[s] >> top
+        runs = code[s] & (radix[k] - 1)
         for fewer in range(min(owed, spent), spent + 1):
-            if fewer < spent and fewer < owed:
-                continue
-            other = runs + fewer * unit
+            other = runs + (fewer << top)
             if fewer < spent:
                 h = _slot(keys, other, mask)
                 if keys[h] == other and val[places[h]] >= val[s]:
                     beaten[s] = True
             for c in range(k):
-                cc = (runs // radix[c]) % size
+                cc = (runs >> (bits * c)) & (radix[1] - 1)
                 for u in range(upgrades.shape[1]):
                     better = upgrades[cc, u]
                     if better < 0 or beaten[s]:

@@ -161,7 +161,7 @@ def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:
     """The runs and groups along a path of :func:`run_joker_dp`, jokers included."""
     k, n = puzzle.k, puzzle.n
     tables = complete_run_states(puzzle.m + puzzle.jokers)
-    size = tables.size
+    bits = max(1, (tables.size - 1).bit_length())  # as the kernel packs its codes
     x = puzzle.copies[::-1]
     need = puzzle.table_copies[::-1]
     groups_table = joker_group_table(k, puzzle.m, puzzle.jokers)
@@ -173,7 +173,7 @@ def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:
         pick = int(path[1, w]) if w < n else 0
         real = []
         for c in range(k):
-            state = (code // size**c) % size if w < n else 0
+            state = (code >> (bits * c)) & ((1 << bits) - 1) if w < n else 0
             counts = tables.slots[state]
             short = [slot for slot in slots[c] if slot[0] < 3]
             complete = [slot for slot in slots[c] if slot[0] >= 3]
