@@ -11,7 +11,9 @@ after the other, so the printed ratios are fair even on a shared, noisy machine:
 Every score of the solver must equal the ILP's (None for both when the table cannot be
 placed); the script stops with an error otherwise. Targets (issue #22): a turn in at
 most 0.5 ms and at least 20 times faster than the ILP, and at least 20 times faster on
-G(4, 2, 100) with two jokers, in the mean.
+G(4, 2, 100) with two jokers, in the mean. The turns are also timed one after another,
+as ``rumdiff solve`` takes a file of them: there no ILP solve between two turns leaves
+the caches cold.
 """
 
 from __future__ import annotations
@@ -73,6 +75,18 @@ def compare(name: str, puzzles: list[Puzzle], unit: float, label: str) -> dict:
     return {"name": name, "label": label, "mean": statistics.fmean(ours), "ratio": ratio}
 
 
+def in_sequence(puzzles: list[Puzzle], repeats: int = 3) -> float:
+    """Seconds a puzzle when the solver takes the puzzles one after another, as
+    ``rumdiff solve`` takes a file (the best of ``repeats`` runs)."""
+    runs = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for puzzle in puzzles:
+            solve(puzzle)
+        runs.append((time.perf_counter() - started) / len(puzzles))
+    return min(runs)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=200, help="real-game turns")
@@ -92,8 +106,13 @@ def main(argv=None) -> int:
     turn, share = rows
     shown = f"{len(played)} turns, {len(drawn)} G(4,2,100) puzzles, seed {args.seed}"
     print(f"{shown}; every score equals the ILP's")
+    # Above, each turn follows an ILP solve, which leaves the caches cold; a file of
+    # turns is solved one after another.
+    sequence = in_sequence(played) * 1e3
+    print(f"turns one after another (best of 3 runs): {sequence:.3f} ms a turn")
     print(
-        f"targets: turn mean {turn['mean']:.3f} ms <= 0.5 ms: {turn['mean'] <= 0.5}; "
+        f"targets: turn mean {turn['mean']:.3f} ms <= 0.5 ms: {turn['mean'] <= 0.5} "
+        f"(one after another {sequence:.3f} ms: {sequence <= 0.5}); "
         f"turn ratio {turn['ratio']:.1f}x >= 20x: {turn['ratio'] >= 20}; "
         f"G(4,2,100) ratio {share['ratio']:.1f}x >= 20x: {share['ratio'] >= 20}"
     )
