@@ -60,9 +60,11 @@ def _ilp_score(puzzle: Puzzle):
 
 def compare(name: str, puzzles: list[Puzzle], unit: float, label: str) -> dict:
     """Solve every puzzle with both solvers; print and return the timings (in ``label``)."""
-    ours, ilp = [], []
+    ours, ilp, transitions = [], [], []
     for index, puzzle in enumerate(puzzles):
-        score, seconds = _timed(lambda p: solve(p).score, puzzle)
+        solution, seconds = _timed(solve, puzzle)
+        score = solution.score
+        transitions.append(solution.work.transitions)
         ours.append(seconds / unit)
         reference, seconds = _timed(_ilp_score, puzzle)
         ilp.append(seconds / unit)
@@ -72,6 +74,7 @@ def compare(name: str, puzzles: list[Puzzle], unit: float, label: str) -> dict:
     for solver, times, end in (("rumdiff", ours, ""), ("ILP", ilp, f" {ratio:10.1f}x")):
         summary = (statistics.median(times), statistics.fmean(times), max(times))
         print(f"{name:30} {solver:8} " + " ".join(f"{x:10.3f}" for x in summary) + end)
+    print(f"{name:30} rumdiff's DP transitions, mean {statistics.fmean(transitions):,.0f}")
     return {"name": name, "label": label, "mean": statistics.fmean(ours), "ratio": ratio}
 
 
