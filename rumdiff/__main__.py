@@ -1,7 +1,5 @@
 """``python -m rumdiff``: the command line."""
 
-import sys
+from rumdiff.cli import entry
 
-from rumdiff.cli import main
-
-sys.exit(main())
+entry()
