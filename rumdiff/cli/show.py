@@ -123,7 +123,7 @@ def _read(args):
     wanted = args.puzzles or tuple(range(1, config.SHOW_MAX_PUZZLES + 1))
     last = max(wanted)
     if _regular(args.file):
-        k, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n)
+        k, _, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n)
         blocks = iter_puzzles(args.file, k=k, m=args.m, n=n)
     else:
         count = None

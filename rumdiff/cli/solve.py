@@ -158,7 +158,7 @@ def _blocks(args):
     from rumdiff.puzzle import scan_puzzles
 
     if _regular(args.file):
-        k, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
+        k, _, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
         args.k, args.n = k, n
         return puzzle_blocks(args), count, (k, n)
     return _Stream(args), 0, None
