@@ -3,19 +3,25 @@ checked against what callers give, counted in line numbers, written by the write
 
 import io
 
+import numpy as np
 import pytest
+from helpers import random_copies
 from test_puzzle_file import BAD
 
 from rumdiff import config
 from rumdiff.puzzle import (
     FileShape,
     PuzzleFileError,
+    Puzzles,
+    format_header,
+    format_puzzles,
     iter_puzzles,
     parse_header,
     parse_puzzles,
     read_puzzles,
     scan_puzzles,
     stream_puzzles,
+    write_puzzles,
 )
 
 #: One puzzle whose letters and values alone would make it G(4, 2, 3).
@@ -226,3 +232,40 @@ def test_the_header_is_read_when_the_reader_is_made(tmp_path):
         iter_puzzles(path)
     with pytest.raises(PuzzleFileError, match=":1: malformed header"):
         stream_puzzles(path)
+
+
+@pytest.mark.parametrize("k, m, n", [(1, 1, 3), (4, 2, 13), (5, 3, 20), (6, 3, 100)])
+def test_round_trip_through_the_writer_needs_no_shape(tmp_path, k, m, n):
+    rng = np.random.default_rng(k * m + n)
+    copies = np.stack([random_copies(rng, k=k, m=m, n=n) for _ in range(4)])
+    copies[:, -1] = 0  # no tile of the largest value: the file alone would say a smaller n
+    puzzles = Puzzles(copies, m=m)
+    path = tmp_path / "p.in"
+    write_puzzles(path, puzzles, header=True)
+    text = path.read_text()
+    assert text.startswith(f"# G({k}, {m}, {n})\n{len(puzzles)}\n")
+    assert text == format_puzzles(puzzles, header=True)
+    again = read_puzzles(path)
+    assert (again.k, again.m, again.n) == (k, m, n)
+    assert np.array_equal(again.copies, copies)
+    assert format_puzzles(again, header=True) == text
+    assert scan_puzzles(path) == FileShape(k, m, n, len(puzzles))
+
+
+def test_round_trip_of_jokers_and_a_table():
+    text = "2\n16\n2b 2b 2r J 8g 8r | 1b 1g 1r 4b 4g 4r 9b 10b 11b J\n5\n| 5b 5g 5r 5y J\n"
+    puzzles = parse_puzzles(text, k=5, n=13)
+    written = format_puzzles(puzzles, header=True)
+    assert written.startswith("# G(5, 2, 13)\n2\n")
+    again = parse_puzzles(written)
+    assert (again.k, again.m, again.n) == (5, 2, 13)
+    assert [p == q for p, q in zip(again, puzzles, strict=True)] == [True, True]
+
+
+def test_without_header_the_writer_writes_as_before(tmp_path):
+    puzzles = parse_puzzles(BODY)
+    assert format_puzzles(puzzles) == BODY
+    path = tmp_path / "p.in"
+    write_puzzles(path, puzzles)
+    assert path.read_text() == BODY
+    assert format_header(4, 2, 13) == "# G(4, 2, 13)"
