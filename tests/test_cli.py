@@ -163,3 +163,73 @@ def test_solve_checks_the_whole_file_against_n_before_solving(tmp_path, capsys):
     assert main(["solve", str(file), "-n", "100", "-o", str(out)]) == 1
     assert "late.in:5: tile '101b': value outside 1..100" in capsys.readouterr().err
     assert not out.exists()
+
+
+# --- the header line '# G(k, m, n)' of puzzle files ------------------------------------
+
+#: A table only five colours place whole (a group of five, the joker as 5o): read as the
+#: letters used say, G(4, 2, 5), it is infeasible.
+FIVE = "1\n5\n| 5b 5g 5r 5y J\n"
+
+
+@pytest.fixture
+def stdin(monkeypatch):
+    def give(text: str):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+    return give
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_solve_takes_k_m_n_from_the_header(source, tmp_path, stdin, capsys):
+    path = tmp_path / "five.in"
+    stats = tmp_path / "stats.csv"
+    results = []
+    for text in (FIVE, "# G(5, 3, 13)\n" + FIVE):
+        path.write_text(text)
+        stdin(text)
+        argv = ["solve", str(path) if source == "file" else "-", "--stats", str(stats)]
+        assert main(argv) == 0
+        row = stats.read_text().splitlines()[1].split(",")
+        results.append((capsys.readouterr().out, row[1:4]))
+    assert results == [("infeasible\n", ["4", "2", "5"]), ("20\n", ["5", "3", "13"])]
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_solve_refuses_an_option_against_the_header_and_writes_nothing(
+    source, tmp_path, stdin, capsys
+):
+    path = tmp_path / "five.in"
+    path.write_text("# G(5, 2, 13)\n" + FIVE)
+    stdin(path.read_text())
+    name = str(path) if source == "file" else "-"
+    out = tmp_path / "scores.txt"
+    assert main(["solve", name, "-k", "4", "-o", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"rumdiff solve: error: {name}:1: header says k = 5 but k = 4 was given\n"
+    )
+    assert not out.exists()
+    assert main(["solve", name, "-k", "5", "-m", "2", "-n", "13", "-o", str(out)]) == 0
+    assert out.read_text() == "20\n"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("# G(5, 2)\n" + FIVE, ":1: malformed header '# G(5, 2)'"),
+        ("# G(x, 2, 13)\n" + FIVE, ":1: header '# G(x, 2, 13)': k must be a whole number"),
+        ("# G(9, 2, 13)\n" + FIVE, ":1: header '# G(9, 2, 13)': k must be a whole number"),
+        ("# G(5, 2, 4)\n" + FIVE, ":4: tile '5b': value outside 1..4"),
+        ("# G(5, 2, 13)\n2\n" + FIVE[2:], ":5: file ends early"),
+    ],
+)
+@pytest.mark.parametrize("command", ["solve", "features"])
+def test_a_bad_header_is_one_line_with_no_output(command, text, message, tmp_path, capsys):
+    path = tmp_path / "bad.in"
+    path.write_text(text)
+    out = tmp_path / "out.txt"
+    assert main([command, str(path), "-o", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"rumdiff {command}: error: {path}{message}"), captured.err
+    assert not out.exists()

@@ -444,6 +444,21 @@ def test_cli_generates_a_dataset_and_a_puzzle_file(one_go, capsys, tmp_path):
     assert np.array_equal(read.copies, generate(7, seed=2).puzzles.copies)
 
 
+def test_cli_puzzles_only_writes_the_header_readers_take_the_shape_from(tmp_path, capsys):
+    path = tmp_path / "p.in"
+    argv = ["generate", str(path), "--puzzles-only", "--count", "5", "--seed", "4", "-q",
+            "-k", "5", "-m", "3", "-n", "30", "--mode", "simplex", "--jokers", "1"]  # fmt: skip
+    assert main(argv) == 0
+    assert path.read_text().startswith("# G(5, 3, 30)\n5\n")
+    read = read_puzzles(path)  # no shape given: the header's
+    expected = generate(5, k=5, m=3, n=30, mode="simplex", seed=4, jokers=1).puzzles
+    assert (read.k, read.m, read.n) == (5, 3, 30)
+    assert list(read) == list(expected)
+    assert main(["features", str(path), "--joker-features", "--features", "thesis"]) == 0
+    rows = [line.split(",")[1:4] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert rows == [["5", "3", "30"]] * 5
+
+
 def test_cli_help_lists_every_option_with_a_default(capsys):
     assert main(["generate", "--help"]) == 0
     text = capsys.readouterr().out

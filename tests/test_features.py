@@ -4,6 +4,7 @@ the solver's own numbers, the transformer and the CLI."""
 
 from __future__ import annotations
 
+import io
 import pickle
 from itertools import combinations, product
 
@@ -26,7 +27,7 @@ from rumdiff.features import (
     feature_names,
 )
 from rumdiff.features._thesis import runs_rules, window_runs
-from rumdiff.puzzle import Puzzle, Puzzles, format_puzzles
+from rumdiff.puzzle import Puzzle, Puzzles, format_puzzles, parse_puzzles
 from rumdiff.solve import search_effort, solve
 from rumdiff.solve._tiles import colour_runs, remove_isolated, segments
 from rumdiff.solve.groups import clearable, group_value, max_groups
@@ -752,3 +753,23 @@ def test_cli_features_bad_input(tmp_path, capsys, text, where):
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and where in error and "Traceback" not in error
     assert not out.exists()
+
+
+def test_cli_features_take_k_m_n_from_the_header(tmp_path, capsys):
+    # pct_0_copies counts the empty cells of n values: the header's n, not the default 100.
+    body = "1\n6\n1b 2b 3b 4r 5r 6r\n"
+    path = tmp_path / "puzzles.in"
+    rows = {}
+    for header in ("", "# G(5, 3, 13)\n", "#G(4,2,100)\n"):
+        path.write_text(header + body)
+        assert main(["features", str(path), "--features", "thesis"]) == 0
+        rows[header] = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert rows[""][["k", "m", "n"]].values.tolist() == [[4, 2, 100]]
+    assert rows["# G(5, 3, 13)\n"][["k", "m", "n"]].values.tolist() == [[5, 3, 13]]
+    expected = compute_features(parse_puzzles(body, k=5, m=3, n=13), m=3, feature_set="thesis")
+    pd.testing.assert_frame_equal(rows["# G(5, 3, 13)\n"].iloc[:, 4:], expected)
+    pd.testing.assert_frame_equal(rows[""], rows["#G(4,2,100)\n"])
+    assert main(["features", str(path), "-n", "13"]) == 1
+    assert capsys.readouterr().err == (
+        f"rumdiff features: error: {path}:1: header says n = 100 but n = 13 was given\n"
+    )

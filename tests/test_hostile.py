@@ -264,6 +264,7 @@ def test_puzzles_only_stays_within_max_memory(tmp_path):
     assert code == 0, err
     assert peak < PEAK_MB
     with open(out) as stream:
+        assert stream.readline() == "# G(6, 3, 10000)\n"
         assert stream.readline() == "250\n"
 
 

@@ -173,3 +173,32 @@ def test_a_model_without_jokers_refuses_joker_puzzles_in_one_line(model, tmp_pat
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "jokers or a table" in err and "trained without" in err
         assert not out.exists()
+
+
+def test_cli_takes_k_m_n_from_the_header_before_the_model(model, tmp_path, capsys):
+    small = tmp_path / "small.in"
+    small.write_text("#G(4,2,20)\n1\n3\n1b 1g 1r\n")
+    assert main(["predict", str(small), "--model", model.path, "--format", "csv"]) == 0
+    frame = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert len(frame) == 1 and frame[["k", "m", "n"]].values.tolist() == [[4, 2, 20]]
+    assert main(["predict", str(small), "--model", model.path, "-n", "25"]) == 1
+    assert capsys.readouterr().err == (
+        f"rumdiff predict: error: {small}:1: header says n = 20 but n = 25 was given\n"
+    )
+
+
+@pytest.mark.parametrize("puzzles", ["1\n3\n1b 1g 1r\n", "0\n"])
+@pytest.mark.parametrize("header", ["# G(4, 2, 13)", "# G(5, 2, 20)", "# G(4, 3, 20)"])
+def test_cli_refuses_a_header_outside_the_model_in_one_line(
+    model, tmp_path, capsys, header, puzzles
+):
+    path, out = tmp_path / "other.in", tmp_path / "out.csv"
+    path.write_text(f"{header}\n{puzzles}")
+    assert main(["predict", str(path), "--model", model.path, "-o", str(out)]) == 1
+    captured = capsys.readouterr()
+    k, m, n = header[4:-1].split(", ")
+    assert captured.out == "" and captured.err == (
+        f"rumdiff predict: error: {path}: puzzles are G(k={k}, m={m}, n={n}) but the model "
+        f"{model.path} was trained on G(k=4, m=2, n=20)\n"
+    )
+    assert not out.exists()

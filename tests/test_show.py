@@ -228,6 +228,27 @@ def test_show_reads_standard_input(monkeypatch, tmp_path):
     assert out.read_bytes()[:5] == b"%PDF-"
 
 
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_show_takes_k_m_n_from_the_header(source, monkeypatch, tmp_path, capsys):
+    import io
+
+    # A group of five on the table: infeasible but with a fifth colour.
+    path, out = tmp_path / "five.in", tmp_path / "five.svg"
+    for header, drawn in (("", "puzzle 1: infeasible"), ("# G(5, 2, 13)\n", "=5o")):
+        path.write_text(header + "1\n5\n| 5b 5g 5r 5y J\n")
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+        assert main(["show", str(path) if source == "file" else "-", "-o", str(out)]) == 0
+        assert drawn in out.read_text()
+    out.unlink()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    name = str(path) if source == "file" else "-"
+    assert main(["show", name, "-m", "3", "-o", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"rumdiff show: error: {name}:1: header says m = 2 but m = 3 was given\n"
+    )
+    assert not out.exists()
+
+
 def test_help_does_not_import_matplotlib():
     code = "import sys; from rumdiff.cli import build_parser; build_parser(); "
     code += "print('matplotlib' in sys.modules)"

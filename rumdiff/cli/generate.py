@@ -148,8 +148,8 @@ def _dataset_options(parser) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--puzzles-only", action="store_true",
-        help="only generate: write the puzzles to OUT in the thesis's file format "
-        "(default: off)",
+        help="only generate: write the puzzles to OUT in the thesis's file format, headed "
+        "by their family, '# G(k, m, n)' (default: off)",
     )  # fmt: skip
 
 
@@ -207,7 +207,7 @@ def _puzzles_only(args) -> int:
             percentages=args.percentages, regime_weights=args.regime_weights,
             jokers=args.jokers,
         )  # fmt: skip
-        write_puzzles(args.out, generated.puzzles)
+        write_puzzles(args.out, generated.puzzles, header=True)
     except ValueError as error:
         raise UserError(str(error)) from None
     except OSError as error:

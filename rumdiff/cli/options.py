@@ -101,10 +101,25 @@ def shape_options(
         parser.add_argument(flag, type=integer(1, most), default=default, help=text)
 
 
-def puzzle_options(parser: argparse.ArgumentParser, **shape) -> None:
-    """Add the puzzle file and its shape (``shape`` as :func:`shape_options` takes it)."""
-    parser.add_argument("file", help="puzzle file in the thesis format")
-    shape_options(parser, **shape)
+def puzzle_options(
+    parser: argparse.ArgumentParser,
+    *,
+    k: str = f"{config.K}",
+    m: str = f"{config.M}",
+    n: str = f"{config.N}",
+) -> None:
+    """Add the puzzle file and its shape, -k, -m and -n, which default to None: the
+    file's header (``rumdiff.puzzle.header``), else what ``k``, ``m`` and ``n`` say (the
+    help texts' words; the command works them out)."""
+    parser.add_argument(
+        "file", help="puzzle file in the thesis format, with or without a '# G(k, m, n)' header"
+    )
+    shape_options(
+        parser, k=None, m=None, n=None,
+        k_help=f"colours (default: the file's header, else {k})",
+        m_help=f"most copies of a tile (default: the file's header, else {m})",
+        n_help=f"largest value (default: the file's header, else {n})",
+    )  # fmt: skip
 
 
 def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_help: str) -> None:
@@ -148,13 +163,19 @@ def scheduler_option(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def puzzle_blocks(args):
-    """The puzzle file of :func:`puzzle_options`' arguments, in bounded blocks
-    (:func:`rumdiff.puzzle.iter_puzzles`); ``args.k`` and ``args.n`` must be set."""
+def puzzle_blocks(args, defaults: tuple[int, int, int] = (config.K, config.M, config.N)):
+    """The puzzle file of :func:`puzzle_options`' arguments in bounded blocks
+    (:func:`rumdiff.puzzle.iter_puzzles`), its header read.
+
+    ``args.k``, ``args.m`` and ``args.n`` are set to the shape the blocks settle on:
+    as given, else the file's header, else ``defaults``.
+    """
     from rumdiff.puzzle import iter_puzzles
 
     name = getattr(args, "name", None)
-    return iter_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=name)
+    blocks = iter_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=name, defaults=defaults)
+    args.k, args.m, args.n = blocks.k, blocks.m, blocks.n
+    return blocks
 
 
 @contextlib.contextmanager

@@ -21,15 +21,12 @@ def register(subparsers) -> None:
         "one row per puzzle with its index, predicted class, class probabilities and "
         "predicted search effort (effort, with effort_low and effort_high, the spread of the "
         "regressor's trees). "
-        "k, m and n default to the model's. Model files are skops archives, which cannot run "
+        "k, m and n default to the file's '# G(k, m, n)' header, else to the model's; "
+        "puzzles of another family than the model's are refused. Model files are skops "
+        "archives, which cannot run "
         "code when loaded; a pickle saved by an earlier release loads only with --trust-pickle.",
     )
-    model = " (default: the model's)"
-    puzzle_options(
-        parser, k=None, m=None, n=None,
-        k_help="colours" + model, m_help="most copies of a tile" + model,
-        n_help="largest value" + model,
-    )  # fmt: skip
+    puzzle_options(parser, k="the model's", m="the model's", n="the model's")
     parser.add_argument(
         "--model", default=None, metavar="PATH",
         help="model file with its PATH.json sidecar (default: models/default.skops)",
@@ -52,6 +49,7 @@ def run(args) -> int:
     from rumdiff.learn.model import ModelError, load_model
     from rumdiff.learn.prediction import default_model_path, format_table, predict, to_csv
     from rumdiff.learn.sidecar import sidecar_path
+    from rumdiff.puzzle import Puzzles
 
     path = args.model or default_model_path()
     check_outputs([args.file, path, sidecar_path(path)], [args.output])
@@ -69,13 +67,16 @@ def run(args) -> int:
         else:
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)  # fmt: skip
-    args.k = model.k if args.k is None else args.k
-    args.m = model.m if args.m is None else args.m
-    args.n = model.n if args.n is None else args.n
+    # Memory follows a block, not the file; -k, -m, -n, else the header, else the model's.
+    blocks = puzzle_blocks(args, defaults=(model.k, model.m, model.n))
+    try:  # a family outside the model's is refused before any output, puzzles or none
+        model.check_puzzles(Puzzles.empty(k=args.k, m=args.m, n=args.n, source=args.file))
+    except ModelError as error:
+        raise UserError(str(error)) from None
     form = args.format or ("csv" if str(args.output or "").endswith(".csv") else "table")
     with output_stream(args.output) as out:
         done = 0
-        for block in puzzle_blocks(args):  # memory follows a block, not the file
+        for block in blocks:
             try:
                 frame = predict(model, block)
             except ModelError as error:

@@ -31,11 +31,7 @@ def register(subparsers) -> None:
         help="draw puzzles and their optimal arrangements as tiles (PNG, SVG or PDF)",
         description=DESCRIPTION,
     )
-    puzzle_options(
-        parser, k=None, n=None,
-        k_help="colours (default: from the letters used, at least 4)",
-        n_help="largest value (default: the largest in the file)",
-    )  # fmt: skip
+    puzzle_options(parser, k="from the letters used, at least 4", n="the largest in the file")
     parser.add_argument(
         "-o", "--output", required=True, metavar="PICTURE",
         help="the picture to write, its format from its extension: .png, .svg or .pdf",
@@ -114,17 +110,18 @@ def _read(args):
     """The puzzles to draw: their numbers, the puzzles, and how many FILE holds (-1: more
     than were read, from a stream).
 
-    A regular file is checked whole first, as rumdiff solve does, and k and n default
-    to the file's; standard input or a pipe is read once, as it comes, and only up to
-    the last puzzle drawn.
+    A regular file is checked whole first, as rumdiff solve does, and k, m and n default
+    to its header's, else k and n to the file's; standard input or a pipe is read once,
+    as it comes, and only up to the last puzzle drawn.
     """
     from rumdiff.puzzle import iter_puzzles, scan_puzzles, stream_puzzles
 
     wanted = args.puzzles or tuple(range(1, config.SHOW_MAX_PUZZLES + 1))
     last = max(wanted)
     if _regular(args.file):
-        k, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n)
-        blocks = iter_puzzles(args.file, k=k, m=args.m, n=n)
+        shape = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n)
+        blocks = iter_puzzles(args.file, k=shape.k, m=shape.m, n=shape.n)
+        count = shape.count
     else:
         count = None
         blocks = stream_puzzles(args.file, k=args.k, m=args.m, n=args.n)

@@ -42,11 +42,7 @@ def register(subparsers) -> None:
         "state budget with --no-ilp-fallback) is reported on stderr and gets the line "
         "'unsolved'; the others are solved, and the exit code is 1.",
     )
-    puzzle_options(
-        parser, k=None, n=None,
-        k_help="colours (default: from the letters used, at least 4)",
-        n_help="largest value (default: the largest in the file)",
-    )  # fmt: skip
+    puzzle_options(parser, k="from the letters used, at least 4", n="the largest in the file")
     parser.add_argument("-o", "--output", default=None, help="write scores here (default: stdout)")
     parser.add_argument(
         "--stats", default=None, metavar="CSV", help="write time and work per puzzle as CSV"
@@ -136,7 +132,7 @@ def run(args) -> int:
         if bar is not None:
             bar.close()
         if rows is not stats:  # a stream: k and n are known only now
-            _copy_rows(rows, stats, (args.k or blocks.k, args.n or blocks.n))
+            _copy_rows(rows, stats, (blocks.k, blocks.n))
     if failed:
         raise UserError(f"{args.name}: {failed} of {number} puzzles {UNSOLVED}")
     return 0
@@ -148,35 +144,38 @@ _LATER = ("{k}", "{n}")
 
 def _blocks(args):
     """The puzzles of ``args.file`` in blocks, their number (0 if unknown) and the (k, n)
-    of the stats rows (None while unknown).
+    of the stats rows (None while unknown); ``args.m`` (and for a regular file ``args.k``
+    and ``args.n``) set to the shape they are read with.
 
     A regular file is checked whole first: a bad line at the end fails before hours of
-    solving, and k and n default to the file's. Standard input, a pipe or a device can
-    be read once only: it is read as it is solved, never copied, and k and n are known
-    at its end.
+    solving, and k, m and n default to its header's, else k and n to the file's. Standard
+    input, a pipe or a device can be read once only: it is read as it is solved, never
+    copied, and without a header k and n are known at its end.
     """
     from rumdiff.puzzle import scan_puzzles
 
     if _regular(args.file):
-        k, n, count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
-        args.k, args.n = k, n
-        return puzzle_blocks(args), count, (k, n)
-    return _Stream(args), 0, None
+        shape = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
+        args.k, args.m, args.n = shape.k, shape.m, shape.n
+        return puzzle_blocks(args), shape.count, (shape.k, shape.n)
+    stream = _Stream(args)
+    known = stream.blocks.k is not None and stream.blocks.n is not None
+    return stream, 0, (stream.k, stream.n) if known else None
 
 
 class _Stream:
-    """:func:`rumdiff.puzzle.stream_puzzles` of a command's input, recording the largest
-    k and n of its blocks."""
+    """:func:`rumdiff.puzzle.stream_puzzles` of a command's input, its header read,
+    recording the largest k and n of its blocks."""
 
     def __init__(self, args):
-        self.args = args
-        self.k, self.n = config.K, 1
-
-    def __iter__(self):
         from rumdiff.puzzle import stream_puzzles
 
-        args = self.args
-        for block in stream_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name):
+        self.blocks = stream_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
+        args.m = self.blocks.m
+        self.k, self.n = self.blocks.k or config.K, self.blocks.n or 1
+
+    def __iter__(self):
+        for block in self.blocks:
             self.k, self.n = max(self.k, block.k), max(self.n, block.n)
             yield block
 

@@ -4,9 +4,11 @@ A puzzle G(k, m, n) is an ``(n, k)`` matrix of copies (:class:`Puzzle`); many of
 shape stack into a ``(puzzles, n, k)`` array (:class:`Puzzles`). Modules:
 
 - ``puzzle``: :class:`Puzzle`, :class:`Puzzles` and their checks;
-- ``files``: the thesis's puzzle files, read whole or streamed in bounded blocks
-  (:class:`PuzzleFileError` names the file, the line and the problem);
-- ``streams``: puzzle files read once as they come (standard input, pipes);
+- ``files``: the thesis's puzzle files, read whole (:class:`PuzzleFileError` names the
+  file, the line and the problem);
+- ``header``: a file's optional first line ``# G(k, m, n)``, which gives k, m and n;
+- ``streams``: puzzle files read in bounded blocks, or once as they come (standard
+  input, pipes), or checked whole without being kept;
 - ``scores``: score files, one maximum score per line;
 - ``writer``: the writer of puzzle files; ``tokens``: the vectorised tile reader;
 - ``codec``: a lossless one-digit-per-cell text of a puzzle, for dataset columns.
@@ -20,20 +22,23 @@ from rumdiff.puzzle.codec import (
     encode_puzzle,
     encode_puzzles,
 )
-from rumdiff.puzzle.files import (
-    PuzzleFileError,
-    iter_puzzles,
-    parse_puzzles,
-    read_puzzles,
-    scan_puzzles,
-)
+from rumdiff.puzzle.files import PuzzleFileError, parse_puzzles, read_puzzles
+from rumdiff.puzzle.header import format_header, parse_header
 from rumdiff.puzzle.puzzle import Puzzle, Puzzles, as_copies, as_stack
 from rumdiff.puzzle.scores import read_scores, write_scores
-from rumdiff.puzzle.streams import stream_puzzles
+from rumdiff.puzzle.streams import (
+    FileShape,
+    PuzzleBlocks,
+    iter_puzzles,
+    scan_puzzles,
+    stream_puzzles,
+)
 from rumdiff.puzzle.writer import format_puzzles, write_puzzles
 
 __all__ = [
+    "FileShape",
     "Puzzle",
+    "PuzzleBlocks",
     "PuzzleFileError",
     "Puzzles",
     "as_copies",
@@ -44,8 +49,10 @@ __all__ = [
     "encode_games",
     "encode_puzzle",
     "encode_puzzles",
+    "format_header",
     "format_puzzles",
     "iter_puzzles",
+    "parse_header",
     "parse_puzzles",
     "read_puzzles",
     "read_scores",

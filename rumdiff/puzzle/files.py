@@ -2,6 +2,7 @@
 
 A puzzle file (thesis Section 4.1) holds, line by line::
 
+    # G(4, 2, 100)         <- optional header: the puzzles' k, m and n
     2                      <- number of puzzles
     28                     <- tiles in puzzle 1
     1b 1b 1g 1y ...        <- its tiles: value then colour letter
@@ -9,38 +10,41 @@ A puzzle file (thesis Section 4.1) holds, line by line::
     1g 1r 1r 1y ...
 
 Colour letters are ``config.COLOURS`` in order (b, g, r, y, then o, p for k = 5, 6).
-The format does not carry k, m or n: the reader takes them from its arguments,
-with these defaults, and records them on the returned :class:`~rumdiff.puzzle.Puzzles`:
+Only the first line can be a header (``rumdiff.puzzle.header``); line numbers in
+messages count it. The readers take k, m and n from their arguments, else from the
+header, else these defaults, and record them on the returned
+:class:`~rumdiff.puzzle.Puzzles`:
 
 - k: the number of colours up to the last letter used, and at least 4 (the game's k);
 - m: 2;
 - n: the largest value in the file.
 
-Input is checked strictly. Every problem raises :class:`PuzzleFileError`, whose
-message names the file, the line and what is wrong, in one line.
+A value given that differs from the header's is an error. Input is checked strictly.
+Every problem raises :class:`PuzzleFileError`, whose message names the file, the line
+and what is wrong, in one line. The readers in blocks are in ``rumdiff.puzzle.streams``.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
+from typing import NamedTuple
 
 import numpy as np
 
 from rumdiff import config
+from rumdiff.puzzle.header import is_header, parse_header, settle_shape
 from rumdiff.puzzle.puzzle import Puzzles
 from rumdiff.puzzle.tokens import colour_lookup, fast_tiles
 from rumdiff.validation import control_character, quoted, whole
 
-__all__ = [
-    "PuzzleFileError",
-    "parse_puzzles",
-    "read_puzzles",
-    "iter_puzzles",
-    "scan_puzzles",
-]
+__all__ = ["PuzzleFileError", "parse_puzzles", "read_puzzles"]
 
 _TILE = re.compile(r"([0-9]+)([A-Za-z])")
+#: What a reader takes for k, m and n that neither its arguments nor the header give:
+#: None for k and n, which then follow the puzzles (see the module docstring).
+_DEFAULTS = (None, config.M, None)
 #: Longest digit string accepted before a number is called too large.
 _MAX_DIGITS = 9
 
@@ -120,6 +124,11 @@ def _count(numbered: tuple[int, str], path: str, what: str) -> int:
     fields = line.split()
     if not fields:
         raise PuzzleFileError(path, number, f"blank line where {what} was expected")
+    if is_header(line):
+        raise PuzzleFileError(
+            path, number, f"{quoted(line)} where {what} was expected: a header can only be "
+            "the first line",
+        )  # fmt: skip
     if len(fields) != 1:
         raise PuzzleFileError(path, number, f"expected only {what}, got {quoted(line)}")
     return _integer(fields[0], path, number, what)
@@ -138,11 +147,12 @@ def _check_shape(path: str, k, m, n) -> None:
         raise PuzzleFileError(path, 0, str(error)) from None
 
 
-def _records(lines, path: str, *, k: int | None, m: int, n: int | None):
-    """Yield ``(puzzle number, values, colours, tile line)`` per puzzle of a file's lines,
-    checking everything but the copies (which :func:`_stack` counts)."""
+def _records(lines, path: str, *, k: int | None, m: int, n: int | None, after: int = 0):
+    """Yield ``(puzzle number, values, colours, tile line)`` per puzzle of a file's lines
+    (those after the first ``after``, its header), checking everything but the copies
+    (which :func:`_stack` counts)."""
     lines = iter(lines)
-    last = 0
+    last = after
 
     def next_line(what: str) -> tuple[int, str]:
         nonlocal last
@@ -214,19 +224,31 @@ def parse_puzzles(
     path: str = "<text>",
     *,
     k: int | None = None,
-    m: int = config.M,
+    m: int | None = None,
     n: int | None = None,
 ) -> Puzzles:
     """Parse puzzle-file text; see the module docstring for the format and defaults.
 
+    Parameters
+    ----------
+    text : str
+        The file's text, header included if it has one.
+    path : str
+        What messages call it.
+    k, m, n : int, optional
+        The puzzles' shape; None: the header's, else the module's defaults.
+
     Raises
     ------
     PuzzleFileError
-        Naming the file, the line and the problem.
+        Naming the file, the line and the problem; also when a value given differs
+        from the header's.
     """
     _check_shape(path, k, m, n)
     lines = enumerate(_split_lines(text, path), start=1)
-    return _stack(list(_records(lines, path, k=k, m=m, n=n)), path, k=k, m=m, n=n)
+    opened = _head_records(lines, path, (k, m, n), _DEFAULTS)
+    k, m, n = opened.shape
+    return _stack(list(opened.records), path, k=k, m=m, n=n)
 
 
 def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
@@ -307,11 +329,41 @@ def _open(path: str):
         raise PuzzleFileError(path, 0, f"cannot read: {error.strerror or error}") from None
 
 
-def _file_records(path: str, *, k, m: int, n, name: str | None = None):
+class _Opened(NamedTuple):
+    """A puzzle file whose header is read: the (k, m, n) to read it with, the header's
+    (k, m, n) or None, and its records (:func:`_records`), read as they are asked for."""
+
+    shape: tuple
+    header: tuple | None
+    records: object
+
+
+def _head_records(lines, path: str, given: tuple, defaults: tuple) -> _Opened:
+    """Read the header of a file's numbered lines, if the first is one, and settle the
+    (k, m, n) to read the rest with: each given, else the header's, else its default."""
+    lines = iter(lines)
+    first = next(lines, None)
+    header, after = None, 0
+    if first is not None and is_header(first[1]):
+        try:
+            header = parse_header(first[1])
+            given = settle_shape(header, *given)
+        except ValueError as error:
+            raise PuzzleFileError(path, first[0], str(error)) from None
+        after = first[0]
+    elif first is not None:
+        lines = itertools.chain([first], lines)
+    pairs = zip(given, defaults, strict=True)
+    k, m, n = (default if value is None else value for value, default in pairs)
+    return _Opened((k, m, n), header, _records(lines, path, k=k, m=m, n=n, after=after))
+
+
+def _file_lines(path: str, name: str):
+    """Yield the numbered lines of a file (``-``: standard input), which is opened when the
+    first is asked for and closed once read or dropped; messages call it ``name``."""
     stream = _open(path)
-    name = path if name is None else name  # what messages call the file
     try:
-        yield from _records(_stream_lines(stream, name), name, k=k, m=m, n=n)
+        yield from _stream_lines(stream, name)
     except OSError as error:
         raise PuzzleFileError(name, 0, f"cannot read: {error.strerror or error}") from None
     finally:
@@ -319,75 +371,28 @@ def _file_records(path: str, *, k, m: int, n, name: str | None = None):
             stream.close()
 
 
-def read_puzzles(path, *, k: int | None = None, m: int = config.M, n: int | None = None):
+def _open_records(path: str, name: str, given: tuple, defaults: tuple = _DEFAULTS) -> _Opened:
+    """Open a puzzle file and read its header (:func:`_head_records`); the records follow
+    as they are asked for."""
+    return _head_records(_file_lines(path, name), name, given, defaults)
+
+
+def read_puzzles(
+    path, *, k: int | None = None, m: int | None = None, n: int | None = None
+) -> Puzzles:
     """Read a puzzle file (``-``: standard input); see :func:`parse_puzzles`.
 
-    The whole file is held in memory; :func:`iter_puzzles` reads it in bounded blocks.
+    The whole file is held in memory; :func:`~rumdiff.puzzle.iter_puzzles` reads it in
+    bounded blocks.
 
     Raises
     ------
     PuzzleFileError
-        If the file cannot be read or is malformed.
+        If the file cannot be read or is malformed, or a value given differs from the
+        header's.
     """
     path = str(path)
     _check_shape(path, k, m, n)
-    return _stack(list(_file_records(path, k=k, m=m, n=n)), path, k=k, m=m, n=n)
-
-
-def iter_puzzles(
-    path, *, k: int, m: int, n: int, cells: int = config.PUZZLE_BLOCK_CELLS, name=None
-):
-    """Read a puzzle file in blocks of puzzles, holding one block at a time.
-
-    Each block holds about ``cells`` cells (``cells // (n * k)`` puzzles, at least one),
-    so memory follows the block, not the file. A malformed file raises when the reader
-    reaches the problem, after the blocks before it were yielded: commit outputs only
-    once the generator is exhausted. Messages call the file ``name`` (default: ``path``).
-
-    Yields
-    ------
-    Puzzles
-        Of shape G(k, m, n), in file order.
-
-    Raises
-    ------
-    PuzzleFileError
-        If the file cannot be read or is malformed.
-    """
-    path = str(path)
-    name = path if name is None else name
-    _check_shape(name, k, m, n)
-    size = max(1, cells // (n * k))
-    block = []
-    for record in _file_records(path, k=k, m=m, n=n, name=name):
-        block.append(record)
-        if len(block) == size:
-            yield _stack(block, name, k=k, m=m, n=n)
-            block = []
-    if block:
-        yield _stack(block, name, k=k, m=m, n=n)
-
-
-def scan_puzzles(
-    path, *, k: int | None = None, m: int = config.M, n: int | None = None, name=None
-) -> tuple[int, int, int]:
-    """Check a whole puzzle file without keeping it; return the k and n it implies.
-
-    Given k or n, every tile is checked against them too. Messages call the file
-    ``name`` (default: ``path``).
-
-    Returns
-    -------
-    k, n, count : int
-        ``k`` if given, else the colours up to the last letter used (at least 4); ``n``
-        if given, else the largest value; the number of puzzles: what
-        :func:`read_puzzles` takes.
-    """
-    path = str(path)
-    name = path if name is None else name
-    _check_shape(name, k, m, n)
-    seen_k, seen_n, count = k or config.K, n or 1, 0
-    for record in _file_records(path, k=k, m=m, n=n, name=name):
-        alone = _stack([record], name, k=k, m=m, n=n)  # checks its values and copies
-        seen_k, seen_n, count = max(seen_k, alone.k), max(seen_n, alone.n), count + 1
-    return seen_k, seen_n, count
+    opened = _open_records(path, path, (k, m, n))
+    k, m, n = opened.shape
+    return _stack(list(opened.records), path, k=k, m=m, n=n)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rumdiff import config
 from rumdiff.atomic import atomic_open
+from rumdiff.puzzle.header import format_header
 from rumdiff.puzzle.puzzle import Puzzles
 
 __all__ = ["format_puzzles", "write_puzzles"]
@@ -20,16 +21,27 @@ def _tokens(copies) -> list[str]:
     ]
 
 
-def format_puzzles(puzzles: Puzzles) -> str:
+def format_puzzles(puzzles: Puzzles, *, header: bool = False) -> str:
     """The text of a puzzle file holding ``puzzles``.
 
     Rack tiles come first, then the rack's jokers; a puzzle with a table (tiles or
-    jokers) goes on with ``|``, the table's tiles and the table's jokers."""
-    return "".join(_puzzle_lines(puzzles))
+    jokers) goes on with ``|``, the table's tiles and the table's jokers.
+
+    Parameters
+    ----------
+    puzzles : Puzzles
+    header : bool
+        Open with the header ``# G(k, m, n)`` of the puzzles' shape
+        (``rumdiff.puzzle.header``), so that readers need not be told it.
+    """
+    return "".join(_puzzle_lines(puzzles, header))
 
 
-def _puzzle_lines(puzzles: Puzzles):
-    """The file's text in pieces: the count, then one puzzle's two lines at a time."""
+def _puzzle_lines(puzzles: Puzzles, header: bool):
+    """The file's text in pieces: the header if asked for, the count, then one puzzle's
+    two lines at a time."""
+    if header:
+        yield format_header(puzzles.k, puzzles.m, puzzles.n) + "\n"
     yield f"{len(puzzles)}\n"
     if puzzles.plain:
         for copies in puzzles.copies:
@@ -48,8 +60,9 @@ def _puzzle_lines(puzzles: Puzzles):
         yield f"{count}\n{' '.join(tiles)}\n"
 
 
-def write_puzzles(path, puzzles: Puzzles) -> None:
-    """Write ``puzzles`` in the thesis file format, atomically, a puzzle at a time."""
+def write_puzzles(path, puzzles: Puzzles, *, header: bool = False) -> None:
+    """Write ``puzzles`` in the thesis file format, atomically, a puzzle at a time; with
+    ``header``, first the line ``# G(k, m, n)`` (see :func:`format_puzzles`)."""
     with atomic_open(path, encoding="ascii") as stream:
-        for piece in _puzzle_lines(puzzles):
+        for piece in _puzzle_lines(puzzles, header):
             stream.write(piece)
