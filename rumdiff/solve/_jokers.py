@@ -64,7 +64,7 @@ def joker_dp(
 
     Returns ``(best, states, transitions, status)``.
     """
-    first, used, next_state, nonzero, upgrades = tables
+    first, used, next_state, nonzero, upgrades, short = tables
     max_states, max_live, beam, dominate = budget
     rows, k = x.shape
     size = nonzero.shape[0]
@@ -184,6 +184,16 @@ def joker_dp(
                                 # they decide which tiles are left for the groups).
                                 na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
                                 na += (y * power[c]) << 32
+                                if dominate and not closing:
+                                    # Short runs go on at the next values: tiles of the
+                                    # colour there, or jokers still free.
+                                    ns = next_state[e]
+                                    ahead1 = x[i + 1, c] if i + 1 < rows else 0
+                                    ahead2 = x[i + 2, c] if i + 2 < rows else 0
+                                    lacking = max(0, short[ns, 0] - ahead1)
+                                    lacking += max(0, short[ns, 1] - ahead2)
+                                    if lacking > jokers - spent - y:
+                                        continue
                                 if hoping:
                                     # The last colour moved: what the groups can add is known.
                                     # (Written out here: a helper taking arrays costs more.)

@@ -64,6 +64,16 @@ def _upgrades(slots: int) -> np.ndarray:
     return better
 
 
+@cache
+def _short_runs(slots: int) -> np.ndarray:
+    """Per run state, the tiles its short runs need at the next value (runs of length 1
+    and 2) and at the one after (runs of length 1)."""
+    counts = complete_run_states(slots).slots
+    short = np.stack([counts[:, 1] + counts[:, 2], counts[:, 1]], axis=1).astype(np.int64)
+    short.setflags(write=False)
+    return short
+
+
 def _big(puzzle: Puzzle, objective: str) -> int:
     """The weight of one tile beyond its value: 0, or (tiles) more than all points."""
     return 0 if objective == "value" else puzzle.points + 1
@@ -106,7 +116,10 @@ def run_joker_dp(
     values = np.zeros(puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big
     path = np.zeros((2, puzzle.n), dtype=np.int64)
-    arrays = (tables.first, tables.used, tables.next_state, tables.nonzero, _upgrades(tables.m))
+    arrays = (
+        tables.first, tables.used, tables.next_state, tables.nonzero, _upgrades(tables.m),
+        _short_runs(tables.m),
+    )  # fmt: skip
     groups = joker_group_table(puzzle.k, puzzle.m, puzzle.jokers)
     pair = _pair_codes(puzzle.m)
     limits = (np.int64(max_states), np.int64(config.MAX_LIVE_STATES))
