@@ -1,5 +1,7 @@
 """``python -m rumdiff``: the command line."""
 
-from rumdiff.cli import entry
+import sys
 
-entry()
+from rumdiff.cli import main
+
+sys.exit(main())

@@ -9,9 +9,7 @@ that several commands share are in ``options``. Heavy modules are imported insid
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import os
 import signal
 import sys
 
@@ -152,20 +150,5 @@ def main(argv=None) -> int:
         return 0
 
 
-def entry() -> None:
-    """The ``rumdiff`` program: run :func:`main` and exit with its code."""
-    code = main()
-    if code in (128 + signal.SIGINT, 128 + signal.SIGTERM):
-        # Stopped by a signal, and the clean-up has run. CPython can still end the
-        # process by SIGINT on its way out (exit -2, not 130) when the KeyboardInterrupt
-        # was raised in code that an import was running (seen in about 1 of 7 interrupts
-        # while kernels compiled; tests/test_hostile_signals.py), so leave at once.
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
-                stream.flush()
-        os._exit(code)
-    sys.exit(code)
-
-
 if __name__ == "__main__":  # pragma: no cover
-    entry()
+    sys.exit(main())
