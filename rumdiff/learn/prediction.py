@@ -2,7 +2,8 @@
 
 The default model is ``config.DEFAULT_MODEL`` (``models/default.skops`` and its sidecar)
 in the repository that holds this package, so it is found after ``pip install -e .``.
-Model files are pickles: load only trusted ones (see rumdiff.learn.model).
+Model files are skops archives loaded with a fixed list of trusted types, so a model
+from elsewhere cannot run code (see rumdiff.learn.model).
 """
 
 from __future__ import annotations
