@@ -283,8 +283,7 @@ def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest) ->
     )
     head = "no puzzle" if found == 0 else f"only {found:,} of {count:,} puzzles"
     message = (
-        f"{head} of {family} {verb} {range_text(low, high)} among {drawn:,} candidates "
-        f"({seen}); draw more candidates or ask for another range"
+        f"{head} of {family} {verb} {range_text(low, high)} among {drawn:,} candidates ({seen})"
     )
     return OrderError(message, found=found, drawn=drawn, searched=searched, lowest=lowest,
                       highest=highest)  # fmt: skip
