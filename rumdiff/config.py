@@ -88,6 +88,9 @@ ORDER_MAX_CANDIDATES = 20_000
 ORDER_BLOCK = (32, 2048)
 #: Candidates a worker task searches.
 ORDER_TASK = 8
+#: Seconds of search in the main process before worker processes start: spawning two
+#: takes about 3 s, more than ten hard G(4, 2, 100) puzzles need (experiments/bench_order.py).
+ORDER_SPAWN_SECONDS = 2.0
 #: The filter (rumdiff.learn.screen): for a class, search a candidate when the default
 #: model gives the class at least this probability; for an effort range, unless the
 #: predicted log10(effort + 1) lies more than ORDER_MARGIN outside it. Both keep at least

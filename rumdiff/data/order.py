@@ -17,8 +17,10 @@ Candidate ``i`` is puzzle ``i`` of the generator's run ``seed`` (all distinct). 
 come in blocks; a block is drawn, screened and searched whole, then its puzzles in range
 are accepted in candidate order. A block's size follows from the counts of the blocks
 before it, never from timing, so the same arguments give the same puzzles, and the same
-counts, whatever ``jobs`` is. The accepted puzzles are the first ``count`` candidates in
-range (that the screen lets through): the block sizes change only how many are drawn.
+counts, whatever ``jobs`` is. (Workers start only once the search has taken
+``config.ORDER_SPAWN_SECONDS`` here; which process searches never changes a result.) The
+accepted puzzles are the first ``count`` candidates in range (that the screen lets
+through): the block sizes change only how many are drawn.
 """
 
 from __future__ import annotations
@@ -234,6 +236,7 @@ def make_to_order(
     seen: set[bytes] = set()
     accepted, ids, efforts, scores, blocks = [], [], [], [], []
     drawn = searched = 0
+    searching = 0.0  # seconds searched here, before any worker starts
     lowest = highest = None
     with WorkerPool(jobs) as pool:
         while len(accepted) < count and drawn < max_candidates:
@@ -242,7 +245,12 @@ def make_to_order(
             keep = np.ones(size, dtype=bool) if screen is None else np.asarray(screen(block))
             chosen = np.flatnonzero(keep)
             tasks = [(piece, m, max_states) for piece in _pieces(block, chosen, config.ORDER_TASK)]
-            results = [one for part in pool.map(search_piece, tasks) for one in part]
+            if searching < config.ORDER_SPAWN_SECONDS:  # not yet worth starting workers
+                clock = time.perf_counter()
+                results = [one for task in tasks for one in search_piece(*task)]
+                searching += time.perf_counter() - clock
+            else:
+                results = [one for part in pool.map(search_piece, tasks) for one in part]
             for row, (transitions, score) in zip(chosen, results, strict=True):
                 lowest = transitions if lowest is None else min(lowest, transitions)
                 highest = transitions if highest is None else max(highest, transitions)
