@@ -72,6 +72,8 @@ class OrderResult:
         The lowest and highest effort searched.
     seconds : float
         Wall time.
+    blocks : list of dict
+        Each block's first candidate, size and how many of it were searched.
     """
 
     puzzles: object
