@@ -77,6 +77,28 @@ GENERATE_BLOCK_CELLS = 2**20
 #: allow too few distinct puzzles.
 GENERATE_MAX_REDRAWS = 1000
 
+# --- Puzzles made to order (rumdiff.data.order, rumdiff generate --difficulty) ---------
+#: Candidates drawn at most before giving up on a class or effort range (--max-candidates):
+#: hard G(4, 2, 100) takes about 4 a puzzle (28% of mixed puzzles are hard), and 20,000
+#: candidates of G(4, 2, 13) take seconds (docs/decisions/made-to-order.md).
+ORDER_MAX_CANDIDATES = 20_000
+#: Fewest and most candidates of a block: each block is drawn, filtered and searched
+#: whole, then accepted in candidate order, so results do not depend on --jobs. The next
+#: block is sized from the acceptance rate so far, within these bounds.
+ORDER_BLOCK = (32, 2048)
+#: Candidates a worker task searches.
+ORDER_TASK = 8
+#: Seconds of search in the main process before worker processes start: spawning two
+#: takes about 3 s, more than ten hard G(4, 2, 100) puzzles need (experiments/bench_order.py).
+ORDER_SPAWN_SECONDS = 2.0
+#: The filter (rumdiff.learn.screen): for a class, search a candidate when the default
+#: model gives the class at least this probability; for an effort range, unless the
+#: predicted log10(effort + 1) lies more than ORDER_MARGIN outside it. Both keep at least
+#: 99.8% of the puzzles in range of 3,000 held-out ones, and search 30-57% of them
+#: (docs/decisions/made-to-order.md, experiments/order_filter.py).
+ORDER_PROBABILITY = 0.05
+ORDER_MARGIN = 0.2
+
 # --- Training, model and prediction (rumdiff.learn) -----------------------------------
 #: Feature set the classifier is trained on when the user gives none.
 TRAIN_FEATURE_SET = "all"

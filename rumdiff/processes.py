@@ -20,6 +20,7 @@ __all__ = [
     "LockedError",
     "RunLock",
     "WorkerError",
+    "WorkerPool",
     "die_with_parent",
     "effective_jobs",
     "run_unordered",
@@ -120,6 +121,54 @@ def _finished(pending: list, ordered: bool, wait, first_completed):
     for future in [f for f in pending if f in done]:
         pending.remove(future)
         yield future.result()
+
+
+class WorkerPool:
+    """Worker processes kept for several batches of tasks, as a context manager.
+
+    :func:`run_unordered` starts a pool per call; a caller that decides each batch from
+    the results of the last (``rumdiff.data.order``) keeps one pool instead. With one
+    worker the tasks run here, in order. Workers are spawned, made to die with this
+    process (:func:`die_with_parent`), and killed when the block is left by an error or
+    Ctrl-C.
+    """
+
+    def __init__(self, jobs: int):
+        self.workers = effective_jobs(jobs)
+        self._pool = None
+
+    def map(self, function, tasks) -> list:
+        """``[function(*task) for task in tasks]``, the tasks spread over the workers."""
+        tasks = list(tasks)
+        if self.workers <= 1 or len(tasks) <= 1:
+            return [function(*task) for task in tasks]
+        from concurrent.futures.process import BrokenProcessPool
+
+        if self._pool is None:
+            from concurrent.futures import ProcessPoolExecutor
+            from multiprocessing import get_context
+
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=get_context("spawn"), initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )  # fmt: skip
+        try:
+            futures = [self._pool.submit(function, *task) for task in tasks]
+            return [future.result() for future in futures]
+        except BrokenProcessPool:
+            raise WorkerError("a worker process died (killed, or out of memory?)") from None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if self._pool is not None:
+            if kind is not None:  # the tasks still running are not wanted
+                for process in list(getattr(self._pool, "_processes", {}).values()):
+                    process.kill()
+            self._pool.shutdown(wait=kind is None, cancel_futures=True)
+            self._pool = None
+        return False
 
 
 class WorkerError(RuntimeError):

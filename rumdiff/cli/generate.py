@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from rumdiff import config
-from rumdiff.cli import DescribedHelpFormatter, UserError
+from rumdiff.cli import DescribedHelpFormatter, UserError, order
 from rumdiff.cli.options import (
     budget_error,
     check_memory,
@@ -26,6 +26,13 @@ command, seed, parameters, versions, class counts and wall time. Finished chunks
 kept in OUT.partial while the run goes on: after Ctrl-C or kill, the same command with
 --resume goes on where it stopped. The same seed gives the same puzzles and the same
 work labels whatever --jobs is.
+
+Made to order: --difficulty CLASS or --effort LOW:HIGH keeps drawing candidates until
+COUNT have a search effort in that class or range, each measured by the reference
+search, and writes them to OUT (a puzzle file), their optimal arrangements to
+OUT.solutions and a JSON sidecar OUT.json (counts, acceptance rate, efforts). For
+G(4, 2, 100) without jokers the default model skips unlikely candidates unsearched
+(--no-filter searches all); other families run unfiltered.
 
 Labels: --label-by search (the default) cuts the search effort, the transitions of the
 reference exact search (docs/search-effort.md), which belongs to the puzzle: the same on
@@ -57,8 +64,9 @@ def register(subparsers) -> None:
         "(default: replace DATASET)",
     )  # fmt: skip
     parser.add_argument(
-        "--count", type=integer(1, 2**40), default=config.DATASET_COUNT,
-        help=f"number of puzzles (default: {config.DATASET_COUNT})",
+        "--count", type=integer(1, 2**40), default=None,
+        help=f"number of puzzles (default: {config.DATASET_COUNT}; made to order: "
+        f"{order.ORDER_COUNT})",
     )  # fmt: skip
     generation_options(
         parser, m_help="most copies of a tile", jobs_help="-1 uses every core, -2 all but one"
@@ -67,6 +75,7 @@ def register(subparsers) -> None:
     _mode_options(parser)
     _label_options(parser)
     _dataset_options(parser)
+    order.add_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -149,7 +158,8 @@ def _dataset_options(parser) -> None:
     parser.add_argument(
         "--puzzles-only", action="store_true",
         help="only generate: write the puzzles to OUT in the thesis's file format, headed "
-        "by their family, '# G(k, m, n)' (default: off)",
+        "by their family, '# G(k, m, n)'; implied by --difficulty and --effort, which also "
+        "write OUT.solutions and OUT.json (default: off)",
     )  # fmt: skip
 
 
@@ -222,6 +232,10 @@ def _puzzles_only(args) -> int:
 
 
 def run(args) -> int:
+    if args.difficulty is not None or args.effort is not None:
+        return order.run(args, _command(args))
+    if args.count is None:
+        args.count = config.DATASET_COUNT
     if args.relabel is not None:
         return _relabel(args)
     if args.out is None:

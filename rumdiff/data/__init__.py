@@ -8,7 +8,8 @@
 - ``io``: dataset files (Parquet or CSV) with a JSON sidecar, written atomically;
 - ``dataset``: :func:`build_dataset`, resumable, in parallel, one run per output;
 - ``runfolder``: the unfinished run's work folder (``run.json``, part files);
-- ``edit``: relabel or refeaturise a finished dataset without solving again.
+- ``edit``: relabel or refeaturise a finished dataset without solving again;
+- ``order``: puzzles made to order, whose measured search effort lies in a class or range.
 """
 
 from rumdiff.data.dataset import DatasetSpec, build_dataset
@@ -24,19 +25,24 @@ from rumdiff.data.io import (
     write_dataset,
 )
 from rumdiff.data.labels import check_thresholds, class_counts, compute_labels
+from rumdiff.data.order import OrderError, OrderResult, effort_range, make_to_order
 from rumdiff.data.schema import dataset_columns, feature_columns
 
 __all__ = [
     "DatasetError",
     "DatasetSpec",
     "GeneratedPuzzles",
+    "OrderError",
+    "OrderResult",
     "build_dataset",
     "check_thresholds",
     "class_counts",
     "compute_labels",
     "dataset_columns",
+    "effort_range",
     "feature_columns",
     "generate",
+    "make_to_order",
     "metadata_path",
     "read_dataset",
     "read_metadata",

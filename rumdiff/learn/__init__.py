@@ -9,7 +9,8 @@
 - ``archive``: the skops file, built from trusted types only, and checks of its trees;
   pickles of earlier releases, loaded only when trusted;
 - ``legacy``: those pickles converted to skops files;
-- ``prediction``: the difficulty of new puzzles with a saved model (:func:`predict`).
+- ``prediction``: the difficulty of new puzzles with a saved model (:func:`predict`);
+- ``screen``: a model as the cheap filter of puzzles made to order (:class:`EffortScreen`).
 """
 
 from rumdiff.learn.archive import PickleWarning
@@ -17,10 +18,12 @@ from rumdiff.learn.compare import compare_feature_sets
 from rumdiff.learn.legacy import convert_pickle_model
 from rumdiff.learn.model import Model, ModelError, build_model, load_model, save_model
 from rumdiff.learn.prediction import default_model_path, predict
+from rumdiff.learn.screen import EffortScreen, screen_refusal
 from rumdiff.learn.training import TrainResult, train
 from rumdiff.learn.training_set import TrainingData, check_features, training_data
 
 __all__ = [
+    "EffortScreen",
     "Model",
     "ModelError",
     "PickleWarning",
@@ -34,6 +37,7 @@ __all__ = [
     "load_model",
     "predict",
     "save_model",
+    "screen_refusal",
     "train",
     "training_data",
 ]

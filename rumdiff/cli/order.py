@@ -1,0 +1,244 @@
+"""``rumdiff generate --difficulty/--effort``: puzzles made to order.
+
+The options are added to ``rumdiff generate`` (:func:`add_options`), which hands over
+to :func:`run` when one of them is given. The work is
+:func:`rumdiff.data.order.make_to_order`; this module checks the options, picks the
+filter, and writes the puzzle file, its solutions and its sidecar together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from rumdiff import config
+from rumdiff.cli import UserError
+from rumdiff.cli.options import budget_error, check_memory, check_outputs, integer, write_error
+
+#: Puzzles made to order when --count is not given.
+ORDER_COUNT = 10
+
+HELP = (
+    "made to order: keep drawing candidates until COUNT (default: "
+    f"{ORDER_COUNT}) have a search effort, measured by the reference search, in this class: "
+    "easy (settled by bounds), or moderate < t1 <= medium < t2 <= hard with the search "
+    f"labels' thresholds ({','.join(f'{t:,}' for t in config.LABEL_THRESHOLDS['search'])})"
+)
+
+
+def effort_bounds(text: str) -> tuple[int, int | None]:
+    """An argparse type: ``LOW:HIGH`` transitions, HIGH exclusive and optional (``LOW:``)."""
+    low, colon, high = text.partition(":")
+    try:
+        if not colon:
+            raise ValueError
+        bounds = (int(low.replace(",", "")), int(high.replace(",", "")) if high.strip() else None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected LOW:HIGH (whole numbers of transitions; HIGH may be left out), got {text!r}"
+        ) from None
+    from rumdiff.data.order import effort_range
+
+    try:
+        return effort_range(effort=bounds)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_options(parser) -> None:
+    """Add --difficulty and --effort (one or the other), --max-candidates, --model and
+    --no-filter to ``rumdiff generate``."""
+    wanted = parser.add_mutually_exclusive_group()
+    wanted.add_argument("--difficulty", choices=config.LABEL_NAMES, default=None, help=HELP)
+    wanted.add_argument(
+        "--effort", type=effort_bounds, default=None, metavar="LOW:HIGH",
+        help="made to order, as --difficulty, in this range of search effort: LOW <= "
+        "transitions < HIGH (LOW: for no upper end)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-candidates", type=integer(1, 2**40), default=config.ORDER_MAX_CANDIDATES,
+        metavar="N",
+        help="made to order: give up, writing nothing, after drawing this many candidates "
+        f"(default: {config.ORDER_MAX_CANDIDATES:,})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--model", default=None, metavar="PATH",
+        help="made to order: the model that filters candidates before the search (default: "
+        "models/default.skops, for G(4, 2, 100) without jokers; other families run unfiltered)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-filter", action="store_true",
+        help="made to order: search every candidate, with no model filtering (default: off)",
+    )  # fmt: skip
+
+
+def _check(args) -> None:
+    """Refuse options that made-to-order puzzles cannot honour."""
+    if args.relabel is not None:
+        raise UserError("--difficulty and --effort cannot be combined with --relabel")
+    if args.resume:
+        raise UserError("--difficulty and --effort write in one go: --resume does not apply")
+    if args.thresholds is not None or args.label_by != "search":
+        raise UserError(
+            "--difficulty follows the search labels' thresholds; for another range of search "
+            "effort give --effort LOW:HIGH (not --thresholds or --label-by)"
+        )
+    if args.scheduler is not None:
+        raise UserError("--difficulty and --effort run on local processes, not --scheduler")
+    if args.out is None:
+        raise UserError("OUT is required: the puzzle file to write")
+    if args.count > args.max_candidates:
+        raise UserError(
+            f"--count {args.count:,} is more than --max-candidates {args.max_candidates:,}"
+        )
+
+
+def _screen(args, low: int, high: int | None):
+    """The filter and its sidecar entry: a model's, or None and why not."""
+    from rumdiff.learn import EffortScreen, ModelError, default_model_path, screen_refusal
+    from rumdiff.learn.model import load_model
+    from rumdiff.learn.sidecar import read_model_sidecar
+
+    if args.no_filter:
+        return None, {"used": False, "reason": "--no-filter"}
+    path = args.model or default_model_path()
+    if args.model is None and not path.is_file():
+        return None, {"used": False, "reason": f"the default model {path} is missing"}
+    try:
+        if args.model is None:  # its sidecar says whether it fits, without loading it
+            side = read_model_sidecar(path)
+            fits = (side["k"], side["m"], side["n"]) == (args.k, args.m, args.n)
+            if not fits or args.jokers or args.mode == "turn":
+                return None, {
+                    "used": False,
+                    "reason": f"the default model knows G({side['k']}, {side['m']}, "
+                    f"{side['n']}) without jokers, not these puzzles",
+                }
+        model = load_model(path)
+    except ModelError as error:
+        raise UserError(str(error)) from None
+    reason = screen_refusal(model, k=args.k, m=args.m, n=args.n, jokers=args.jokers,
+                            mode=args.mode)  # fmt: skip
+    if reason is not None:
+        return None, {"used": False, "reason": reason}
+    screen = EffortScreen(model, low, high)
+    return screen, {"used": True, **screen.describe()}
+
+
+def _solutions_text(result) -> str:
+    """Each puzzle's score and optimal arrangement, as ``rumdiff solve --show`` prints them."""
+    lines = []
+    for number, solution in enumerate(result.solutions, start=1):
+        shown = str(solution.arrangement)
+        lines += [str(solution.score), f"# puzzle {number}", *([shown] if shown else []), "#"]
+    return "".join(line + "\n" for line in lines)
+
+
+def _sidecar(args, command, result, filtered: dict, seconds: float) -> dict:
+    from rumdiff.cluster import versions
+    from rumdiff.data.io import git_commit, now
+    from rumdiff.data.order import range_text
+
+    accepted = len(result.puzzles)
+    return {
+        "format": "rumdiff-order",
+        "command": list(command),
+        "created": now(),
+        "seed": args.seed,
+        "parameters": {
+            "count": args.count,
+            "k": args.k,
+            "m": args.m,
+            "n": args.n,
+            "mode": args.mode,
+            "jokers": args.jokers,
+            "percentages": args.percentages,
+            "regime_weights": list(args.regime_weights),
+            "max_candidates": args.max_candidates,
+        },  # fmt: skip
+        "order": {
+            "difficulty": args.difficulty,
+            "effort": [result.low, result.high],
+            "range": range_text(result.low, result.high),
+            "measure": "search",
+            "thresholds": list(config.LABEL_THRESHOLDS["search"]),
+        },
+        "filter": filtered,
+        "counts": {
+            "candidates_drawn": result.drawn,
+            "candidates_searched": result.searched,
+            "candidates_skipped": result.drawn - result.searched,
+            "accepted": accepted,
+            "acceptance_rate": result.acceptance_rate,
+            "accepted_per_search": accepted / result.searched if result.searched else 0.0,
+        },
+        "candidate_ids": result.ids.tolist(),
+        "efforts": result.efforts.tolist(),
+        "lowest_effort_seen": result.lowest,
+        "highest_effort_seen": result.highest,
+        "wall_seconds": seconds,
+        "versions": versions(),
+        **git_commit(),
+    }
+
+
+def solutions_path(out) -> str:
+    """Where the solutions of OUT go: ``OUT.solutions``."""
+    return f"{out}.solutions"
+
+
+def run(args, command) -> int:
+    """Write COUNT puzzles made to order to OUT, OUT.solutions and OUT.json, together."""
+    from rumdiff.atomic import atomic_files, write_json
+    from rumdiff.data.io import metadata_path
+    from rumdiff.data.order import OrderError, effort_range, make_to_order
+    from rumdiff.puzzle import format_puzzles
+    from rumdiff.solve import SolverBudgetError
+
+    began = time.perf_counter()
+    if args.count is None:
+        args.count = ORDER_COUNT
+    _check(args)
+    low, high = effort_range(args.difficulty) if args.difficulty else args.effort
+    outputs = [args.out, solutions_path(args.out), str(metadata_path(args.out))]
+    check_outputs([args.model], outputs)
+    check_memory(min(args.max_candidates, config.ORDER_BLOCK[1]), args.k, args.n,
+                 args.max_memory)  # fmt: skip
+    screen, filtered = _screen(args, low, high)
+    try:
+        result = make_to_order(
+            args.count, low, high, k=args.k, m=args.m, n=args.n, mode=args.mode,
+            seed=args.seed, percentages=args.percentages, regime_weights=args.regime_weights,
+            jokers=args.jokers, max_candidates=args.max_candidates, screen=screen,
+            jobs=args.jobs,
+        )  # fmt: skip
+    except OrderError as error:
+        advice = "raise --max-candidates, or ask for another class or --effort range"
+        if screen is not None:
+            advice += " (--no-filter searches every candidate)"
+        raise UserError(f"{error}; {advice}") from None
+    except SolverBudgetError as error:
+        raise budget_error(error, labels=False) from None
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    seconds = time.perf_counter() - began
+    try:
+        with atomic_files(outputs) as (puzzles, solutions, sidecar):
+            with open(puzzles, "w", encoding="ascii", newline="\n") as stream:
+                stream.write(format_puzzles(result.puzzles, header=True))
+            with open(solutions, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(_solutions_text(result))
+            write_json(sidecar, _sidecar(args, command, result, filtered, seconds))
+    except OSError as error:
+        raise write_error(error, args.out) from None
+    if not args.quiet:
+        what = args.difficulty or f"effort {low:,}:{'' if high is None else f'{high:,}'}"
+        how = "filtered by the model" if screen is not None else f"unfiltered: {filtered['reason']}"
+        print(
+            f"wrote {len(result.puzzles):,} {what} puzzles to {args.out} (+ .solutions, .json) "
+            f"in {seconds:.1f} s: {result.drawn:,} candidates drawn, {result.searched:,} "
+            f"searched ({how}), acceptance {100 * result.acceptance_rate:.1f}%",
+            file=sys.stderr,
+        )
+    return 0

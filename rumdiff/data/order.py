@@ -1,0 +1,299 @@
+"""Puzzles made to order: random puzzles whose measured search effort lies in a range.
+
+:func:`make_to_order` draws candidates with :func:`rumdiff.data.generator.generate`
+(any mode, jokers and turns included), measures each one's search effort with the
+reference search (:func:`rumdiff.solve.search_effort`) and keeps those whose effort
+lies in ``[low, high)`` until ``count`` are found. A difficulty class is such a range
+(:func:`effort_range`): easy ``[0, 1)`` (settled by bounds), moderate ``[1, t1)``,
+medium ``[t1, t2)``, hard ``[t2, inf)`` with ``config.LABEL_THRESHOLDS["search"]``.
+
+An optional ``screen`` (a model's cheap guess, :mod:`rumdiff.learn.screen`) says which
+candidates are worth searching: the others are skipped unsearched. A screen only ever
+skips: every accepted puzzle's effort is measured.
+
+Reproducibility
+---------------
+Candidate ``i`` is puzzle ``i`` of the generator's run ``seed`` (all distinct). Candidates
+come in blocks; a block is drawn, screened and searched whole, then its puzzles in range
+are accepted in candidate order. A block's size follows from the counts of the blocks
+before it, never from timing, so the same arguments give the same puzzles, and the same
+counts, whatever ``jobs`` is. (Workers start only once the search has taken
+``config.ORDER_SPAWN_SECONDS`` here; which process searches never changes a result.) The
+accepted puzzles are the first ``count`` candidates in range (that the screen lets
+through): the block sizes change only how many are drawn.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.validation import choice, whole
+
+__all__ = ["OrderError", "OrderResult", "effort_range", "make_to_order", "range_text"]
+
+
+class OrderError(ValueError):
+    """Too few puzzles in range among the most candidates allowed.
+
+    Attributes: ``found``, ``drawn``, ``searched``, ``lowest`` and ``highest`` (the
+    extreme efforts searched, None when none was).
+    """
+
+    def __init__(self, message: str, *, found: int, drawn: int, searched: int, lowest, highest):
+        super().__init__(message)
+        self.found, self.drawn, self.searched = found, drawn, searched
+        self.lowest, self.highest = lowest, highest
+
+
+@dataclass(frozen=True, eq=False)
+class OrderResult:
+    """Puzzles made to order by :func:`make_to_order`, and how they were found.
+
+    Attributes
+    ----------
+    puzzles : Puzzles
+        The accepted puzzles, in candidate order.
+    ids : ndarray of int64
+        Each one's candidate index (its index in the generator's run ``seed``).
+    efforts : ndarray of int64
+        Each one's search effort, measured by the reference search.
+    solutions : list of rumdiff.solve.Solution
+        Each one's optimal arrangement (the fast solver's, whose score is the search's).
+    low, high : int, int or None
+        The range, ``low <= effort < high`` (no upper end when None).
+    drawn, searched : int
+        Candidates drawn, and how many of them the reference search measured.
+    lowest, highest : int or None
+        The lowest and highest effort searched.
+    seconds : float
+        Wall time.
+    blocks : list of dict
+        Each block's first candidate, size and how many of it were searched.
+    """
+
+    puzzles: object
+    ids: np.ndarray
+    efforts: np.ndarray
+    solutions: list
+    low: int
+    high: int | None
+    drawn: int
+    searched: int
+    lowest: int | None
+    highest: int | None
+    seconds: float
+    blocks: list = field(default_factory=list)
+
+    @property
+    def acceptance_rate(self) -> float:
+        """Accepted puzzles per candidate drawn."""
+        return len(self.puzzles) / self.drawn if self.drawn else 0.0
+
+
+def effort_range(difficulty: str | None = None, effort=None) -> tuple[int, int | None]:
+    """The range ``[low, high)`` of search effort of a class, or of ``effort = (low, high)``.
+
+    Classes follow ``config.LABEL_NAMES`` and ``config.LABEL_THRESHOLDS["search"]``
+    (:mod:`rumdiff.data.labels`): easy ``[0, 1)``, moderate ``[1, t1)``, medium
+    ``[t1, t2)``, hard ``[t2, None)``. ``high`` None: no upper end.
+
+    Raises
+    ------
+    ValueError
+        Unless exactly one is given, or on a range that is empty or not whole numbers.
+    """
+    if (difficulty is None) == (effort is None):
+        raise ValueError("give a difficulty class or an effort range, one of them")
+    if difficulty is not None:
+        choice("difficulty", difficulty, config.LABEL_NAMES)
+        cuts = [0, 1, *config.LABEL_THRESHOLDS["search"], None]
+        position = config.LABEL_NAMES.index(difficulty)
+        return cuts[position], cuts[position + 1]
+    low, high = effort
+    low = whole("effort's low end", low, low=0)
+    if high is not None:
+        high = whole("effort's high end", high, low=1)
+        if high <= low:
+            raise ValueError(f"the effort range {low}:{high} is empty (the high end is exclusive)")
+    return low, high
+
+
+def range_text(low: int, high: int | None) -> str:
+    """The range in words, with its class's name when it is a class's."""
+    name = next(
+        (n for n in config.LABEL_NAMES if effort_range(n) == (low, high)), None
+    )  # fmt: skip
+    if name == "easy":
+        return "the easy class (settled by bounds, 0 transitions)"
+    if high is None:
+        where = f"{low:,} transitions"
+        return f"the {name} class's {where}" if name else where
+    where = f"{low:,} <= transitions < {high:,}"
+    return f"the {name} class ({where})" if name else f"the range {where}"
+
+
+def _pieces(puzzles, chosen: np.ndarray, size: int):
+    """Tasks of at most ``size`` of the ``chosen`` puzzles: copies, jokers, table and
+    table jokers (None when no puzzle has them)."""
+    arrays = (puzzles.copies, puzzles.jokers, puzzles.table, puzzles.table_jokers)
+    for start in range(0, len(chosen), size):
+        rows = chosen[start : start + size]
+        yield tuple(None if array is None else array[rows] for array in arrays)
+
+
+def search_piece(piece, m: int, max_states: int) -> list:
+    """The search effort and score of a few puzzles (a worker's task): a list of
+    ``(transitions, score)``, score None when no arrangement places the whole table."""
+    from rumdiff.puzzle import Puzzles
+    from rumdiff.solve import search_effort
+
+    copies, jokers, table, table_jokers = piece
+    puzzles = Puzzles(copies, m=m, jokers=jokers, table=table, table_jokers=table_jokers)
+    return [
+        (effort.transitions, effort.score)
+        for effort in (search_effort(puzzle, max_states=max_states) for puzzle in puzzles)
+    ]
+
+
+def _next_block(count: int, found: int, drawn: int, left: int) -> int:
+    """Candidates of the next block: enough for the puzzles still missing at the
+    acceptance rate so far, with a quarter more (doubling while none is found)."""
+    smallest, largest = config.ORDER_BLOCK
+    if drawn == 0:
+        wanted = 2 * count
+    elif found == 0:
+        wanted = drawn
+    else:
+        wanted = math.ceil(1.25 * (count - found) * drawn / found)
+    return max(1, min(left, largest, max(smallest, wanted)))
+
+
+def make_to_order(
+    count: int,
+    low: int,
+    high: int | None,
+    *,
+    k: int = config.K,
+    m: int = config.M,
+    n: int = config.N,
+    mode: str = config.GENERATE_MODE,
+    seed: int = config.SEED,
+    percentages=None,
+    regime_weights=config.REGIME_WEIGHTS,
+    jokers: int = 0,
+    max_candidates: int = config.ORDER_MAX_CANDIDATES,
+    screen=None,
+    jobs: int = 1,
+    max_states: int = config.MAX_STATES,
+    progress=None,
+) -> OrderResult:
+    """``count`` distinct random puzzles whose search effort lies in ``[low, high)``.
+
+    Parameters
+    ----------
+    count : int
+        Puzzles wanted, at least 1.
+    low, high : int, int or None
+        The range of search effort (:func:`effort_range`); ``high`` exclusive, None for
+        no upper end.
+    k, m, n, mode, seed, percentages, regime_weights, jokers
+        The candidates' generator (:func:`rumdiff.data.generator.generate`).
+    max_candidates : int
+        Most candidates drawn before giving up.
+    screen : callable, optional
+        ``screen(puzzles) -> bool array``: which candidates of a block to search; the
+        rest are skipped. It never accepts on its own.
+    jobs : int
+        Worker processes for the search (-1 every core); results do not depend on it.
+    max_states : int
+        The reference search's state budget.
+    progress : callable, optional
+        Called after each block with ``(drawn, accepted)``.
+
+    Raises
+    ------
+    OrderError
+        When fewer than ``count`` puzzles in range were found among ``max_candidates``.
+    ValueError
+        On invalid arguments.
+    rumdiff.solve.SolverBudgetError
+        When a candidate needs more states than ``max_states``.
+    """
+    from rumdiff.data.generator import generate
+    from rumdiff.processes import WorkerPool
+    from rumdiff.puzzle import Puzzles
+    from rumdiff.solve import solve
+
+    began = time.perf_counter()
+    count = whole("count", count, low=1)
+    max_candidates = whole("max_candidates", max_candidates, low=1)
+    low, high = effort_range(effort=(low, high))
+    options = dict(k=k, m=m, n=n, mode=mode, seed=seed, percentages=percentages,
+                   regime_weights=regime_weights, jokers=jokers)  # fmt: skip
+    seen: set[bytes] = set()
+    accepted, ids, efforts, scores, blocks = [], [], [], [], []
+    drawn = searched = 0
+    searching = 0.0  # seconds searched here, before any worker starts
+    lowest = highest = None
+    with WorkerPool(jobs) as pool:
+        while len(accepted) < count and drawn < max_candidates:
+            size = _next_block(count, len(accepted), drawn, max_candidates - drawn)
+            block = generate(size, start=drawn, seen=seen, **options).puzzles
+            keep = np.ones(size, dtype=bool) if screen is None else np.asarray(screen(block))
+            chosen = np.flatnonzero(keep)
+            tasks = [(piece, m, max_states) for piece in _pieces(block, chosen, config.ORDER_TASK)]
+            if searching < config.ORDER_SPAWN_SECONDS:  # not yet worth starting workers
+                clock = time.perf_counter()
+                results = [one for task in tasks for one in search_piece(*task)]
+                searching += time.perf_counter() - clock
+            else:
+                results = [one for part in pool.map(search_piece, tasks) for one in part]
+            for row, (transitions, score) in zip(chosen, results, strict=True):
+                lowest = transitions if lowest is None else min(lowest, transitions)
+                highest = transitions if highest is None else max(highest, transitions)
+                inside = low <= transitions and (high is None or transitions < high)
+                if inside and score is not None and len(accepted) < count:
+                    accepted.append(block[int(row)])
+                    ids.append(drawn + int(row))
+                    efforts.append(transitions)
+                    scores.append(score)
+            blocks.append({"start": drawn, "size": size, "searched": len(chosen)})
+            drawn += size
+            searched += len(chosen)
+            if progress is not None:
+                progress(drawn, len(accepted))
+    if len(accepted) < count:
+        raise _shortfall(count, len(accepted), (low, high), (k, m, n), drawn, searched,
+                         lowest, highest)  # fmt: skip
+    solutions = [solve(puzzle) for puzzle in accepted]
+    for solution, score in zip(solutions, scores, strict=True):
+        if solution.score != score:  # two exact solvers disagree: a bug, never a result
+            raise RuntimeError(f"solver score {solution.score} != search score {score}")
+    return OrderResult(
+        puzzles=Puzzles.from_list(accepted, source=f"make_to_order(seed={seed})"),
+        ids=np.asarray(ids, dtype=np.int64), efforts=np.asarray(efforts, dtype=np.int64),
+        solutions=solutions, low=low, high=high, drawn=drawn, searched=searched,
+        lowest=lowest, highest=highest, seconds=time.perf_counter() - began, blocks=blocks,
+    )  # fmt: skip
+
+
+def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest) -> OrderError:
+    low, high = bounds
+    family = "G({}, {}, {})".format(*shape)
+    verb = "reached" if highest is not None and highest < low else "fell in"
+    seen = (
+        "none searched"
+        if highest is None
+        else f"{searched:,} searched; highest effort seen: {highest:,}, lowest: {lowest:,}"
+    )
+    head = "no puzzle" if found == 0 else f"only {found:,} of {count:,} puzzles"
+    message = (
+        f"{head} of {family} {verb} {range_text(low, high)} among {drawn:,} candidates ({seen})"
+    )
+    return OrderError(message, found=found, drawn=drawn, searched=searched, lowest=lowest,
+                      highest=highest)  # fmt: skip

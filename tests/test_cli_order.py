@@ -1,0 +1,123 @@
+"""``rumdiff generate --difficulty/--effort``: outputs, seeds, the filter, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rumdiff import config
+from rumdiff.cli import main
+from rumdiff.learn import default_model_path
+from rumdiff.puzzle import read_puzzles
+from rumdiff.solve import search_effort
+
+SMALL = ["-n", "13", "--seed", "3", "-q"]
+#: A range G(4, 2, 13) reaches often.
+RANGE = "10000:300000"
+
+
+def _efforts(path) -> list[int]:
+    return [search_effort(puzzle).transitions for puzzle in read_puzzles(path)]
+
+
+def test_writes_puzzles_solutions_and_sidecar(tmp_path, capsys):
+    out = tmp_path / "order.in"
+    assert main(["generate", str(out), "--effort", RANGE, "--count", "3", *SMALL]) == 0
+    assert out.read_text().startswith("# G(4, 2, 13)\n3\n")
+    assert all(10_000 <= e < 300_000 for e in _efforts(out))
+    shown = tmp_path / "shown.txt"  # the solutions are what rumdiff solve --show prints
+    assert main(["solve", str(out), "--show", "-o", str(shown)]) == 0
+    assert (tmp_path / "order.in.solutions").read_text() == shown.read_text()
+    side = json.loads((tmp_path / "order.in.json").read_text())
+    counts = side["counts"]
+    assert counts["accepted"] == 3 and side["efforts"] == _efforts(out)
+    assert counts["acceptance_rate"] == 3 / counts["candidates_drawn"]
+    assert counts["candidates_searched"] == counts["candidates_drawn"]
+    assert side["filter"]["used"] is False and "G(4, 2, 100)" in side["filter"]["reason"]
+    assert side["order"]["effort"] == [10_000, 300_000] and side["seed"] == 3
+    for key in ("versions", "git_commit", "wall_seconds", "command", "parameters"):
+        assert key in side
+
+
+def test_same_file_with_one_or_two_jobs(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "ORDER_SPAWN_SECONDS", 0.0)  # workers from the first block
+    texts = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.in"
+        argv = ["generate", str(out), "--effort", RANGE, "--count", "4", "--jobs", jobs]
+        assert main([*argv, *SMALL]) == 0
+        side = json.loads((tmp_path / f"jobs{jobs}.in.json").read_text())
+        texts.append((out.read_text(), side["counts"], side["efforts"]))
+    assert texts[0] == texts[1]
+
+
+def test_unreachable_class_is_one_line_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "hard.in"
+    argv = ["generate", str(out), "--difficulty", "hard", "--max-candidates", "100", *SMALL]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    t2 = config.LABEL_THRESHOLDS["search"][1]
+    assert f"no puzzle of G(4, 2, 13) reached the hard class's {t2:,} transitions" in err
+    assert "among 100 candidates" in err and "highest effort seen:" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not default_model_path().is_file(), reason="needs the default model")
+def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path):
+    sides = {}
+    for name, extra in (("filtered", []), ("unfiltered", ["--no-filter"])):
+        out = tmp_path / f"{name}.in"
+        argv = ["generate", str(out), "--difficulty", "hard", "--count", "3", "--seed", "1"]
+        assert main([*argv, "-q", "--jobs", "1", *extra]) == 0
+        t2 = config.LABEL_THRESHOLDS["search"][1]
+        assert all(e >= t2 for e in _efforts(out))
+        sides[name] = json.loads((tmp_path / f"{name}.in.json").read_text())
+    filtered, unfiltered = sides["filtered"], sides["unfiltered"]
+    assert filtered["filter"]["used"] and filtered["filter"]["probability"] > 0
+    assert unfiltered["filter"] == {"used": False, "reason": "--no-filter"}
+    assert filtered["counts"]["candidates_searched"] < unfiltered["counts"]["candidates_searched"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--difficulty", "hard", "--effort", "1:2"], "not allowed with"),
+        (["--difficulty", "hard", "--relabel", "x.parquet"], "--relabel"),
+        (["--difficulty", "hard", "--resume"], "--resume"),
+        (["--difficulty", "hard", "--thresholds", "1,2"], "--effort LOW:HIGH"),
+        (["--difficulty", "hard", "--label-by", "time"], "--effort LOW:HIGH"),
+        (["--difficulty", "hard", "--scheduler", "tcp://h:1"], "--scheduler"),
+        (["--difficulty", "hard", "--count", "5", "--max-candidates", "4"], "--max-candidates"),
+        (["--difficulty", "harder"], "invalid choice"),
+        (["--effort", "5:3"], "empty"),
+        (["--effort", "5"], "LOW:HIGH"),
+        (["--effort", "a:b"], "LOW:HIGH"),
+        (["--effort", "-1:5"], "effort"),
+        (["--difficulty", "hard", "--max-candidates", "0"], "--max-candidates"),
+    ],
+)
+def test_argument_errors_are_one_line(tmp_path, capsys, options, message):
+    out = tmp_path / "x.in"
+    code = main(["generate", str(out), *options, "-n", "13"])
+    assert code in (1, 2)
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_model_filters_its_own_family_only(tmp_path, trained):
+    model, _ = trained  # G(4, 2, 20), thresholds of its own (tests/helpers.py)
+    for n, used in (("20", True), ("13", False)):
+        out = tmp_path / f"n{n}.in"
+        argv = ["generate", str(out), "--effort", "1000:100000", "--count", "3", "-n", n]
+        assert main([*argv, "--seed", "2", "-q", "--model", model.path]) == 0
+        assert all(1_000 <= e < 100_000 for e in _efforts(out))
+        side = json.loads((tmp_path / f"n{n}.in.json").read_text())
+        assert side["filter"]["used"] is used
+        if used:
+            assert side["filter"]["margin"] == config.ORDER_MARGIN
+            assert side["filter"]["model"] == model.path
+        else:
+            assert "G(4, 2, 20)" in side["filter"]["reason"]

@@ -1,0 +1,124 @@
+"""Tests for rumdiff.data.order: puzzles made to order, their range, seeds and filter."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rumdiff import config
+from rumdiff.data.generator import generate
+from rumdiff.data.order import OrderError, effort_range, make_to_order, range_text
+from rumdiff.solve import search_effort
+
+#: A range G(4, 2, 13) reaches often (its search efforts go up to about 1.8 million).
+LOW, HIGH = 10_000, 300_000
+SMALL = dict(k=4, m=2, n=13, seed=3)
+
+
+def _measured(puzzles) -> list[int]:
+    """Each puzzle's search effort, measured afresh."""
+    return [search_effort(puzzle).transitions for puzzle in puzzles]
+
+
+def test_accepted_puzzles_are_in_range_measured_again():
+    result = make_to_order(6, LOW, HIGH, **SMALL)
+    efforts = _measured(result.puzzles)
+    assert efforts == result.efforts.tolist()
+    assert all(LOW <= e < HIGH for e in efforts)
+    assert len(result.puzzles) == 6 and result.searched == result.drawn >= 6
+    assert np.all(np.diff(result.ids) > 0)  # candidate order
+    assert len({p.key for p in result.puzzles}) == 6
+    for puzzle, solution in zip(result.puzzles, result.solutions, strict=True):
+        assert solution.arrangement.check(puzzle) == solution.score
+    assert result.acceptance_rate == 6 / result.drawn
+
+
+def test_accepted_are_the_first_candidates_in_range():
+    result = make_to_order(4, LOW, HIGH, **SMALL)
+    candidates = generate(result.drawn, **SMALL).puzzles
+    inside = [i for i, e in enumerate(_measured(candidates)) if LOW <= e < HIGH]
+    assert result.ids.tolist() == inside[:4]
+
+
+def test_same_seed_same_puzzles_whatever_the_jobs(monkeypatch):
+    monkeypatch.setattr(config, "ORDER_SPAWN_SECONDS", 0.0)  # workers from the first block
+    one = make_to_order(3, LOW, HIGH, **SMALL, jobs=1)
+    two = make_to_order(3, LOW, HIGH, **SMALL, jobs=2)
+    assert np.array_equal(one.puzzles.copies, two.puzzles.copies)
+    assert (one.drawn, one.searched, one.blocks) == (two.drawn, two.searched, two.blocks)
+    other = make_to_order(3, LOW, HIGH, k=4, m=2, n=13, seed=4)
+    assert not np.array_equal(one.puzzles.copies, other.puzzles.copies)
+
+
+def test_low_end_inclusive_high_end_exclusive():
+    first = make_to_order(1, LOW, HIGH, **SMALL)
+    effort, index = int(first.efforts[0]), int(first.ids[0])
+    budget = dict(SMALL, max_candidates=index + 1)
+    assert make_to_order(1, effort, effort + 1, **budget).ids.tolist() == [index]
+    try:  # with the high end at its effort, that candidate is never accepted
+        assert index not in make_to_order(1, effort - 1, effort, **budget).ids.tolist()
+    except OrderError as error:
+        assert error.drawn == index + 1
+
+
+def test_classes_follow_the_labels_thresholds(monkeypatch):
+    t1, t2 = config.LABEL_THRESHOLDS["search"]
+    assert effort_range("easy") == (0, 1)
+    assert effort_range("moderate") == (1, t1)
+    assert effort_range("medium") == (t1, t2)
+    assert effort_range("hard") == (t2, None)
+    monkeypatch.setitem(config.LABEL_THRESHOLDS, "search", (100, 200))
+    assert effort_range("medium") == (100, 200) and effort_range("hard") == (200, None)
+    assert "hard class" in range_text(200, None)
+    assert "hard" not in range_text(300, None)
+
+
+@pytest.mark.parametrize(
+    "difficulty, effort",
+    [(None, None), ("hard", (1, 2)), ("harder", None), (None, (5, 5)), (None, (-1, 3)),
+     (None, (1.5, 3))],
+)  # fmt: skip
+def test_bad_ranges_are_refused(difficulty, effort):
+    with pytest.raises(ValueError):
+        effort_range(difficulty, effort)
+
+
+def test_unreachable_range_says_how_many_and_what_was_seen():
+    t1, t2 = config.LABEL_THRESHOLDS["search"]
+    with pytest.raises(OrderError) as caught:
+        make_to_order(2, t2, None, **SMALL, max_candidates=150)
+    error = caught.value
+    message = str(error)
+    assert "\n" not in message
+    assert message.startswith("no puzzle of G(4, 2, 13) reached the hard class's")
+    assert "among 150 candidates" in message and f"{t2:,}" in message
+    assert (error.found, error.drawn, error.searched) == (0, 150, 150)
+    assert 0 <= error.lowest <= error.highest < t2
+    assert f"highest effort seen: {error.highest:,}" in message
+
+
+def test_a_screen_skips_but_never_accepts():
+    calls = []
+
+    def every_other(puzzles):
+        calls.append(len(puzzles))
+        keep = np.zeros(len(puzzles), dtype=bool)
+        keep[::2] = True
+        return keep
+
+    screened = make_to_order(4, LOW, HIGH, **SMALL, screen=every_other)
+    assert all(LOW <= e < HIGH for e in _measured(screened.puzzles))
+    assert screened.searched < screened.drawn and sum(calls) == screened.drawn
+
+    with pytest.raises(OrderError, match="none searched"):  # a screen that keeps nothing
+        make_to_order(1, LOW, HIGH, **SMALL, screen=lambda p: np.zeros(len(p), bool),
+                      max_candidates=64)  # fmt: skip
+    with pytest.raises(OrderError):  # keeping everything does not make a puzzle hard
+        make_to_order(1, config.LABEL_THRESHOLDS["search"][1], None, **SMALL,
+                      screen=lambda p: np.ones(len(p), bool), max_candidates=64)  # fmt: skip
+
+
+def test_turns_with_jokers_to_order():
+    result = make_to_order(2, 1, 50_000, k=4, m=2, n=13, mode="turn", jokers=2, seed=5)
+    assert result.puzzles.jokers is not None
+    assert all(1 <= e < 50_000 for e in _measured(result.puzzles))
