@@ -34,7 +34,11 @@ def test_writes_puzzles_solutions_and_sidecar(tmp_path, capsys):
     assert counts["accepted"] == 3 and side["efforts"] == _efforts(out)
     assert counts["acceptance_rate"] == 3 / counts["candidates_drawn"]
     assert counts["candidates_searched"] == counts["candidates_drawn"]
-    assert side["filter"]["used"] is False and "G(4, 2, 100)" in side["filter"]["reason"]
+    # Unfiltered: the default model knows G(4, 2, 100), or cannot be used here at all
+    # (saved with another scikit-learn, as under the oldest versions allowed).
+    reason = side["filter"]["reason"]
+    assert side["filter"]["used"] is False
+    assert "G(4, 2, 100)" in reason or "cannot be used" in reason
     assert side["order"]["effort"] == [10_000, 300_000] and side["seed"] == 3
     for key in ("versions", "git_commit", "wall_seconds", "command", "parameters"):
         assert key in side
@@ -64,7 +68,37 @@ def test_unreachable_class_is_one_line_and_writes_nothing(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.skipif(not default_model_path().is_file(), reason="needs the default model")
+def _default_model_loads() -> bool:
+    from rumdiff.learn import ModelError
+    from rumdiff.learn.model import load_model
+
+    try:
+        load_model(default_model_path())
+    except ModelError:  # missing, or saved with another scikit-learn
+        return False
+    return True
+
+
+def test_a_default_model_that_cannot_be_used_leaves_the_order_unfiltered(
+    tmp_path, monkeypatch, capsys
+):
+    broken = tmp_path / "broken.skops"
+    broken.write_bytes(b"not a model")
+    monkeypatch.setattr(config, "DEFAULT_MODEL", str(broken))
+    out = tmp_path / "order.in"
+    argv = ["generate", str(out), "--effort", RANGE, "--count", "2", "-n", "100", "-q"]
+    assert main([*argv, "--seed", "3", "--max-candidates", "400"]) == 0
+    side = json.loads((tmp_path / "order.in.json").read_text())
+    assert side["filter"]["used"] is False
+    assert side["filter"]["reason"].startswith("the default model cannot be used")
+    assert all(10_000 <= e < 300_000 for e in _efforts(out))
+    # A model the user names is theirs to see fail.
+    capsys.readouterr()
+    assert main([*argv, "--model", str(broken)]) == 1
+    assert str(broken) in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not _default_model_loads(), reason="needs a default model this can load")
 def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path):
     sides = {}
     for name, extra in (("filtered", []), ("unfiltered", ["--no-filter"])):

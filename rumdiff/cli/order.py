@@ -117,7 +117,11 @@ def _screen(args, low: int, high: int | None):
                 }
         model = load_model(path)
     except ModelError as error:
-        raise UserError(str(error)) from None
+        if args.model is not None:  # asked for: its failure is the user's to see
+            raise UserError(str(error)) from None
+        # The default filter only saves searches; one this installation cannot load
+        # (another scikit-learn) does not stop the order.
+        return None, {"used": False, "reason": f"the default model cannot be used: {error}"}
     reason = screen_refusal(model, k=args.k, m=args.m, n=args.n, jokers=args.jokers,
                             mode=args.mode)  # fmt: skip
     if reason is not None:
