@@ -100,13 +100,14 @@ def run_joker_dp(
     score known to be reachable (-1: none).
 
     With ``fast`` (as :func:`rumdiff.solve.solver.solve` calls it) the passes prune by
-    :func:`rumdiff.solve._jokers.joker_ahead`, isolated tiles counted only as far as
+    :func:`rumdiff.solve._joker_bound.joker_ahead`, isolated tiles counted only as far as
     jokers can place them, and aim at that bound instead of every tile; a beam that
     finds no arrangement is retried wider, and one that meets the bound needs no exact
     pass. Without it, the work counted is the reference search's (tests pin it), the
     same as before that switch existed.
     """
-    from rumdiff.solve._jokers import joker_dp, joker_search
+    from rumdiff.solve._joker_passes import joker_search
+    from rumdiff.solve._jokers import joker_dp
     from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
     tables = complete_run_states(puzzle.m + puzzle.jokers)
