@@ -371,10 +371,11 @@ def _file_lines(path: str, name: str):
             stream.close()
 
 
-def _open_records(path: str, name: str, given: tuple, defaults: tuple = _DEFAULTS) -> _Opened:
-    """Open a puzzle file and read its header (:func:`_head_records`); the records follow
-    as they are asked for."""
-    return _head_records(_file_lines(path, name), name, given, defaults)
+def _open_records(path, name: str, given: tuple, defaults: tuple = _DEFAULTS) -> _Opened:
+    """Check the ``given`` (k, m, n), open a puzzle file and read its header
+    (:func:`_head_records`); the records follow as they are asked for."""
+    _check_shape(name, *given)
+    return _head_records(_file_lines(str(path), name), name, given, defaults)
 
 
 def read_puzzles(
@@ -392,7 +393,6 @@ def read_puzzles(
         header's.
     """
     path = str(path)
-    _check_shape(path, k, m, n)
     opened = _open_records(path, path, (k, m, n))
     k, m, n = opened.shape
     return _stack(list(opened.records), path, k=k, m=m, n=n)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rumdiff import config
-from rumdiff.puzzle.files import _check_shape, _open_records, _stack
+from rumdiff.puzzle.files import _open_records, _stack
 
 __all__ = ["FileShape", "PuzzleBlocks", "iter_puzzles", "scan_puzzles", "stream_puzzles"]
 
@@ -90,9 +90,7 @@ def iter_puzzles(
         If the file cannot be read or is malformed, or a value given differs from the
         header's.
     """
-    path = str(path)
-    name = path if name is None else name
-    _check_shape(name, k, m, n)
+    name = str(path) if name is None else name
     opened = _open_records(path, name, (k, m, n), defaults)
     return PuzzleBlocks(
         _fixed_blocks(opened.records, name, opened.shape, cells),
@@ -129,9 +127,7 @@ def stream_puzzles(
     -------
     PuzzleBlocks
     """
-    path = str(path)
-    name = path if name is None else name
-    _check_shape(name, k, m, n)
+    name = str(path) if name is None else name
     opened = _open_records(path, name, (k, m, n))
     return PuzzleBlocks(
         _streamed_blocks(opened.records, name, opened.shape, cells),
@@ -184,9 +180,7 @@ def scan_puzzles(
         If the file cannot be read or is malformed, or a value given differs from the
         header's.
     """
-    path = str(path)
-    name = path if name is None else name
-    _check_shape(name, k, m, n)
+    name = str(path) if name is None else name
     opened = _open_records(path, name, (k, m, n))
     k, m, n = opened.shape
     seen_k, seen_n, count = k or config.K, n or 1, 0
