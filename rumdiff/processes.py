@@ -81,14 +81,10 @@ def run_unordered(function, tasks, *, jobs: int, client=None, ordered: bool = Fa
 
 
 def _pool(function, tasks, workers: int, ordered: bool):
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
-    from multiprocessing import get_context
 
-    pool = ProcessPoolExecutor(
-        workers, mp_context=get_context("spawn"), initializer=die_with_parent,
-        initargs=(os.getpid(),),
-    )  # fmt: skip
+    pool = _spawn_pool(workers)
     pending = []  # in submission order
     finished = False
     try:
@@ -104,12 +100,28 @@ def _pool(function, tasks, workers: int, ordered: bool):
             "a worker process died (killed, or out of memory?); finished work is kept"
         ) from None
     finally:
-        if not finished:
-            # Stopped early (an error, Ctrl-C, a closed generator): the tasks running or
-            # queued are not wanted, and the interpreter would wait for them at exit.
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.kill()
-        pool.shutdown(wait=finished, cancel_futures=True)
+        _close_pool(pool, finished)
+
+
+def _spawn_pool(workers: int):
+    """A pool of ``workers`` fresh (spawned) processes, each made to die with this one."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    return ProcessPoolExecutor(
+        workers, mp_context=get_context("spawn"), initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )  # fmt: skip
+
+
+def _close_pool(pool, finished: bool) -> None:
+    """Shut a pool down; unless its work ``finished``, kill its workers first."""
+    if not finished:
+        # Stopped early (an error, Ctrl-C, a closed generator): the tasks running or
+        # queued are not wanted, and the interpreter would wait for them at exit.
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()
+    pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def _finished(pending: list, ordered: bool, wait, first_completed):
@@ -145,13 +157,7 @@ class WorkerPool:
         from concurrent.futures.process import BrokenProcessPool
 
         if self._pool is None:
-            from concurrent.futures import ProcessPoolExecutor
-            from multiprocessing import get_context
-
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=get_context("spawn"), initializer=die_with_parent,
-                initargs=(os.getpid(),),
-            )  # fmt: skip
+            self._pool = _spawn_pool(self.workers)
         try:
             futures = [self._pool.submit(function, *task) for task in tasks]
             return [future.result() for future in futures]
@@ -163,10 +169,7 @@ class WorkerPool:
 
     def __exit__(self, kind, error, traceback):
         if self._pool is not None:
-            if kind is not None:  # the tasks still running are not wanted
-                for process in list(getattr(self._pool, "_processes", {}).values()):
-                    process.kill()
-            self._pool.shutdown(wait=kind is None, cancel_futures=True)
+            _close_pool(self._pool, finished=kind is None)
             self._pool = None
         return False
 
