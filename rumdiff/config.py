@@ -288,8 +288,10 @@ EXPLORE_ZOOM_MAX = 10.0
 EXPLORE_SAMPLES = 20
 
 # --- Pre-solve features (rumdiff.features) --------------------------------------------
-#: Feature sets: the thesis's six, our extended set, or both (thesis first).
-FEATURE_SETS = ("thesis", "extended", "all")
+#: Feature sets: the thesis's six, our extended set, both (thesis first), or "scaled":
+#: all of them and the joker features in units that compare across families, with k, m,
+#: n and j (rumdiff.features.scaled), the set of the cross-family default model.
+FEATURE_SETS = ("thesis", "extended", "all", "scaled")
 #: Feature sets a dataset can store: one of FEATURE_SETS, or "none" for no feature column.
 DATASET_FEATURE_SETS = (*FEATURE_SETS, "none")
 #: Feature set used when the user gives none.

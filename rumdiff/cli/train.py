@@ -33,7 +33,13 @@ def register(subparsers) -> None:
         "report.md into OUTDIR, and the model (a skops file with a JSON sidecar). The "
         "default grid is searched on a stratified subsample; see rumdiff.learn.training.",
     )
-    parser.add_argument("dataset", help="dataset file (.parquet or .csv) with its .json sidecar")
+    parser.add_argument(
+        "dataset", nargs="+",
+        help="dataset file (.parquet or .csv) with its .json sidecar; several datasets, of "
+        "any families, train one model across them on the scaled features (--features "
+        "scaled), labelled on one scale (default thresholds: "
+        f"{','.join(map(str, config.LABEL_THRESHOLDS['search']))} search transitions)",
+    )  # fmt: skip
     parser.add_argument("-o", "--outdir", required=True, help="folder for the reports")
     parser.add_argument(
         "--features", choices=config.FEATURE_SETS, default=config.TRAIN_FEATURE_SET,
@@ -126,11 +132,8 @@ def run(args) -> int:
     if {path.name, models.sidecar_path(path).name} & {made.name for made in reports}:
         raise UserError(f"--model {path}: its name or its sidecar's is a report file's; rename it")
     # Every file this run may write, reports included, against its inputs and each other.
-    check_outputs(
-        [args.dataset, metadata_path(args.dataset)],
-        [path, models.sidecar_path(path), *reports],
-    )
-    thresholds = args.thresholds
+    inputs = [name for dataset in args.dataset for name in (dataset, metadata_path(dataset))]
+    check_outputs(inputs, [path, models.sidecar_path(path), *reports])
     began = time.perf_counter()
 
     def say(step: str) -> None:
@@ -138,13 +141,21 @@ def run(args) -> int:
             at = format_duration(time.perf_counter() - began)
             print(f"  {step} (at {at})", flush=True)
 
-    frame, metadata = _read(args.dataset, args.max_memory)
     where = joblib_on_cluster(args.scheduler) if args.scheduler else contextlib.nullcontext()
-    try:
-        with where:
-            result, comparison = _fit(args, frame, metadata, thresholds, search_rows, say)
-    except ValueError as error:
-        raise UserError(f"{args.dataset}: {error}") from None
+    if len(args.dataset) > 1:
+        data = _several(args, say)
+        try:
+            with where:
+                result, comparison = _fit(args, data, None, search_rows, say)
+        except ValueError as error:
+            raise UserError(f"{args.dataset[0]}, ...: {error}") from None
+    else:
+        frame, metadata = _read(args.dataset[0], args.max_memory)
+        try:
+            with where:
+                result, comparison = _fit(args, frame, metadata, search_rows, say)
+        except ValueError as error:
+            raise UserError(f"{args.dataset[0]}: {error}") from None
     command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
     say("writing the report, figures and model")
     # The model and its sidecar may live elsewhere; all land together, or none does.
@@ -187,18 +198,53 @@ def run(args) -> int:
     return 0
 
 
-def _fit(args, frame, metadata, thresholds, search_rows, say):
-    """Cross-validate and fit the models (and compare feature sets if asked)."""
+def _several(args, say):
+    """The training data of several datasets, each read, checked and freed in turn."""
+    from rumdiff.learn import model as models
+    from rumdiff.learn import training_set
+
+    if args.features != "scaled":
+        raise UserError(
+            "several datasets train one model across families, on the scaled features: "
+            "give --features scaled"
+        )
+    if args.compare:
+        raise UserError("--compare takes one dataset")
+    label_by = args.label_by or config.LABEL_BY
+    thresholds = args.thresholds or config.LABEL_THRESHOLDS[label_by]
+    parts = []
+    for dataset in args.dataset:
+        say(f"reading {dataset}")
+        frame, metadata = _read(dataset, args.max_memory)
+        try:
+            part = training_set.training_data(
+                frame, metadata, feature_set="scaled", label_by=label_by,
+                thresholds=thresholds, source=dataset, sha256=models.file_sha256(dataset),
+                alone=False,
+            )  # fmt: skip
+            training_set.check_features(part)
+        except ValueError as error:
+            raise UserError(f"{dataset}: {error}") from None
+        parts.append(part)
+    return training_set.combine_training_data(parts)
+
+
+def _fit(args, frame, metadata, search_rows, say):
+    """Cross-validate and fit the models (and compare feature sets if asked); ``frame``
+    is a dataset, or the :class:`TrainingData` of several."""
     from rumdiff.learn import compare, training, training_set
     from rumdiff.learn import model as models
 
-    common = {"label_by": args.label_by, "thresholds": thresholds}
-    data = training_set.training_data(
-        frame, metadata, feature_set=args.features, source=args.dataset,
-        sha256=models.file_sha256(args.dataset), **common,
-    )  # fmt: skip
+    common = {"label_by": args.label_by, "thresholds": args.thresholds}
+    if isinstance(frame, training_set.TrainingData):
+        data = frame
+    else:
+        data = training_set.training_data(
+            frame, metadata, feature_set=args.features, source=args.dataset[0],
+            sha256=models.file_sha256(args.dataset[0]), **common,
+        )  # fmt: skip
     print(
-        f"training on {len(data):,} puzzles G({data.k}, {data.m}, {data.n}), "
+        f"training on {len(data):,} puzzles {data.puzzles_text}, "
         f"{len(data.feature_names)} {data.feature_set} features, {data.label_by} labels",
         flush=True,
     )

@@ -7,7 +7,10 @@ puzzle, columns in the order of :func:`feature_names`:
   them, generalised to any k and m (:mod:`rumdiff.features.thesis`);
 - ``"extended"``: :data:`~rumdiff.features.extended.EXTENDED_FEATURES`
   (:mod:`rumdiff.features.extended`);
-- ``"all"``: thesis columns, then extended.
+- ``"all"``: thesis columns, then extended;
+- ``"scaled"``: the ``"all"`` and joker features in units that compare across families,
+  with k, m, n and j (:mod:`rumdiff.features.scaled`): the same columns for every family
+  and whatever the jokers.
 
 With ``jokers=True`` the joker features follow the set's columns
 (:data:`~rumdiff.features.jokers.JOKER_FEATURES`, :mod:`rumdiff.features.jokers`); the
@@ -25,6 +28,7 @@ import pandas as pd
 from rumdiff import config
 from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
 from rumdiff.features.jokers import JOKER_FEATURES, as_puzzles, joker_features
+from rumdiff.features.scaled import SCALED_FEATURES, scaled_features
 from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
 from rumdiff.validation import choice
 
@@ -43,7 +47,7 @@ def feature_names(
 
     Parameters
     ----------
-    feature_set : {"thesis", "extended", "all"}
+    feature_set : {"thesis", "extended", "all", "scaled"}
         Which features.
     k, m : int
         Colours and copies of the puzzles. Only the thesis's ``pct_*`` columns depend
@@ -52,6 +56,8 @@ def feature_names(
         Append the joker features (:data:`~rumdiff.features.jokers.JOKER_FEATURES`).
     """
     check_feature_set(feature_set)
+    if feature_set == "scaled":
+        return list(SCALED_FEATURES)
     names = []
     if feature_set in ("thesis", "all"):
         names += thesis_feature_names(m=m)
@@ -66,7 +72,7 @@ def describe_features(
     feature_set: str = config.FEATURE_SET, *, k: int, m: int, jokers: bool = False
 ) -> dict:
     """What each feature of :func:`feature_names` measures, by name, in column order."""
-    docs = {**THESIS_FEATURES, **EXTENDED_FEATURES, **JOKER_FEATURES}
+    docs = {**THESIS_FEATURES, **EXTENDED_FEATURES, **JOKER_FEATURES, **SCALED_FEATURES}
     return {name: docs[name] for name in feature_names(feature_set, k=k, m=m, jokers=jokers)}
 
 
@@ -104,6 +110,9 @@ def compute_features(
     check_feature_set(feature_set)
     puzzles = as_puzzles(copies, m=m)
     stack = puzzles.copies
+    if feature_set == "scaled":
+        base = compute_features(puzzles, m=m, feature_set="all", jokers=True)
+        return scaled_features(base, k=puzzles.k, m=m, n=puzzles.n)
     if jokers is None:
         jokers = not puzzles.plain
     columns = {}

@@ -23,7 +23,9 @@ class PuzzleFeatures(TransformerMixin, BaseEstimator):
     feature_set : {"thesis", "extended", "all"}, default "all"
         Which features; see :func:`feature_names`.
     m : int, default 2
-        Most copies of a tile.
+        Most copies of a tile. With ``feature_set="scaled"``, puzzles (a
+        :class:`~rumdiff.puzzle.Puzzles` or a 3-D stack) of any k, m and n are taken:
+        those features compare across families.
     k : int or None, default None
         Colours, needed to unflatten 2-D input. None means the stack's own k for 3-D
         input, and 4 (``config.K``) for 2-D input.
@@ -70,7 +72,10 @@ class PuzzleFeatures(TransformerMixin, BaseEstimator):
         super().__setstate__(state)
 
     def _shape(self, n: int, k: int, *, reset: bool) -> None:
-        """Check or record the puzzles' n and k."""
+        """Check or record the puzzles' n and k (any, for the scaled features of puzzles
+        or stacks, which compare across families)."""
+        if self.feature_set == "scaled" and not reset:
+            return
         if self.k is not None and k != self.k:
             raise ValueError(f"puzzles have k={k} colours, but k={self.k} was set")
         if reset:
@@ -88,7 +93,7 @@ class PuzzleFeatures(TransformerMixin, BaseEstimator):
         if isinstance(X, Puzzle):
             X = Puzzles.from_list([X])
         if isinstance(X, Puzzles):
-            if X.m != self.m:
+            if X.m != self.m and self.feature_set != "scaled":
                 raise ValueError(f"the puzzles have m={X.m}, but m={self.m} was set")
             if not self.jokers:
                 check_plain(X)
@@ -129,7 +134,7 @@ class PuzzleFeatures(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         puzzles = self._puzzles(X, reset=False)
         jokers = bool(self.jokers)
-        frame = compute_features(puzzles, m=self.m, feature_set=self.feature_set, jokers=jokers)
+        frame = compute_features(puzzles, m=puzzles.m, feature_set=self.feature_set, jokers=jokers)
         return frame.to_numpy(dtype=np.float64)
 
     def get_feature_names_out(self, input_features=None):

@@ -47,7 +47,7 @@ from rumdiff.learn.sidecar import (
     sidecar_path,
 )
 
-__all__ = ["Model", "ModelError", "build_model", "load_model", "save_model"]
+__all__ = ["Model", "ModelError", "build_model", "covers", "load_model", "save_model"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +88,26 @@ class Model:
         return bool(self.metadata.get("jokers", False))
 
     @property
+    def scope(self) -> dict | None:
+        """The families the model covers (a model trained across families), or None for
+        a model of one family, :attr:`k`, :attr:`m`, :attr:`n`."""
+        return self.metadata.get("scope")
+
+    @property
+    def family_text(self) -> str:
+        """The puzzles the model knows, in words."""
+        from rumdiff.learn.training_set import scope_text
+
+        if self.scope is None:
+            return f"G(k={self.k}, m={self.m}, n={self.n})"
+        return scope_text(self.scope)
+
+    def covers(self, k: int, m: int, n: int, jokers: int = 0) -> bool:
+        """Whether puzzles of G(k, m, n) with up to ``jokers`` jokers (or a table) lie in
+        the model's scope (for a model of one family: are of its family)."""
+        return covers(self.metadata, k, m, n, jokers)
+
+    @property
     def classes(self) -> list:
         """Every difficulty class, in the order of :meth:`predict_proba`'s columns."""
         return [int(c) for c in self.metadata["classes"]]
@@ -110,6 +130,17 @@ class Model:
         ModelError
         """
         have = (puzzles.k, puzzles.m, puzzles.n)
+        if self.scope is not None:
+            jokers = 0 if puzzles.jokers is None else int(np.max(puzzles.jokers, initial=0))
+            if not self.covers(*have, jokers):
+                where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
+                many = f" with up to {jokers} jokers" if jokers else ""
+                raise ModelError(
+                    f"{where}puzzles are G(k={have[0]}, m={have[1]}, n={have[2]}){many}, "
+                    f"outside the scope of the model{' ' + self.path if self.path else ''}: "
+                    f"{self.family_text}"
+                )
+            return
         if have != (self.k, self.m, self.n):
             where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
             raise ModelError(
@@ -154,6 +185,20 @@ class Model:
             return np.zeros((0, 3))
         z = np.column_stack([self.regressor.predict(X), tree_quantiles(self.regressor, X)])
         return np.maximum(10.0**z - config.EFFORT_FLOOR[self.label_by], 0.0)
+
+
+def covers(metadata: dict, k: int, m: int, n: int, jokers: int = 0) -> bool:
+    """Whether the model a sidecar describes covers G(k, m, n) with up to ``jokers``
+    jokers or a table (a table without jokers counts as ``jokers=0`` here, so a model
+    of one family also needs ``metadata["jokers"]`` for it: see :meth:`Model.check_puzzles`)."""
+    scope = metadata.get("scope")
+    if scope is None:
+        family = tuple(int(metadata[key]) for key in ("k", "m", "n"))
+        return family == (k, m, n) and (bool(metadata.get("jokers")) or jokers == 0)
+    inside = all(
+        scope[key][0] <= value <= scope[key][1] for key, value in (("k", k), ("m", m), ("n", n))
+    )
+    return inside and k * m <= scope["copies_per_value"] and jokers <= scope["jokers"][1]
 
 
 def build_model(result) -> Model:
@@ -203,6 +248,7 @@ def _metadata(result) -> dict:
         "feature_set": data.feature_set,
         "feature_names": list(data.feature_names),
         "jokers": data.jokers,
+        **({"scope": data.scope} if data.scope is not None else {}),
         "features_sha256": features_fingerprint(
             data.feature_set, k=data.k, m=data.m, n=data.n, jokers=data.jokers
         ),

@@ -156,6 +156,24 @@ def _check_fields(side: Path, metadata: dict) -> None:
     need(metadata["class_names"] == list(config.LABEL_NAMES),
          f"class_names must be {list(config.LABEL_NAMES)}")  # fmt: skip
     need(isinstance(metadata["model_sha256"], str), "model_sha256 must be text")
+    if "scope" in metadata:
+        need(_valid_scope(metadata["scope"]), "scope must give k, m, n and jokers as "
+             "[lowest, highest] and copies_per_value as a whole number")  # fmt: skip
+
+
+def _valid_scope(scope) -> bool:
+    """Whether a sidecar's ``scope`` (a model trained across families) is well formed."""
+
+    def whole(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if not isinstance(scope, dict):
+        return False
+    spans = [scope.get(key) for key in ("k", "m", "n", "jokers")]
+    return all(
+        isinstance(span, list) and len(span) == 2 and all(map(whole, span)) and span[0] <= span[1]
+        for span in spans
+    ) and whole(scope.get("copies_per_value"))
 
 
 def features_fingerprint(feature_set: str, *, k: int, m: int, n: int, jokers: bool = False) -> str:

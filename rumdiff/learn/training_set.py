@@ -16,7 +16,13 @@ import pandas as pd
 
 from rumdiff import config
 
-__all__ = ["TrainingData", "check_features", "recorded_label", "training_data"]
+__all__ = [
+    "TrainingData",
+    "check_features",
+    "combine_training_data",
+    "recorded_label",
+    "training_data",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,7 +41,8 @@ class TrainingData:
     thresholds : list
         The label measure's thresholds (see rumdiff.data.labels).
     k, m, n : int
-        Parameters of the dataset's puzzles (all rows share them).
+        Parameters of the dataset's puzzles (all rows share them); for data that spans
+        families (:attr:`scope`), the family a puzzle file without a header is read as.
     puzzles : Puzzles
         A few decoded puzzles of the dataset, drawn from all of it, to check features
         and fit the model's feature step.
@@ -59,6 +66,12 @@ class TrainingData:
         Whether each puzzle's optimum lies below the solver's upper bound (dataset
         columns ``score`` and ``upper``): what decides many labels and no pre-solve
         feature can see (rumdiff.report.errors). None when the columns are absent.
+    scope : dict or None
+        For data of several families (:func:`combine_training_data`): the ranges of
+        k, m, n and jokers they span, the most copies of one value (k * m) and the rows
+        of each family. None for one family.
+    family : ndarray of str, shape (rows,), or None
+        With :attr:`scope`: each row's family, such as ``"G(4, 2, 13) j=2 turn"``.
     """
 
     X: np.ndarray
@@ -79,9 +92,18 @@ class TrainingData:
     sha256: str = ""
     below_upper: np.ndarray | None = None
     jokers: bool = False
+    scope: dict | None = None
+    family: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.y)
+
+    @property
+    def puzzles_text(self) -> str:
+        """What the puzzles are, for reports: ``"G(4, 2, 100)"``, or the scope."""
+        if self.scope is None:
+            return f"G({self.k}, {self.m}, {self.n})"
+        return f"{len(self.scope['families'])} families ({scope_text(self.scope)})"
 
     @property
     def target(self) -> np.ndarray:
@@ -122,6 +144,7 @@ def training_data(
     thresholds=None,
     source: str = "",
     sha256: str = "",
+    alone: bool = True,
 ) -> TrainingData:
     """Select a dataset's feature columns and labels.
 
@@ -141,6 +164,9 @@ def training_data(
         else ``config.LABEL_THRESHOLDS``.
     source, sha256 : str
         The dataset file and its hash, recorded in the model.
+    alone : bool, default True
+        The dataset is trained on by itself, so it must hold two classes; False for
+        one of several (:func:`combine_training_data` checks their union).
 
     Raises
     ------
@@ -167,16 +193,19 @@ def training_data(
     k, m, n = (_one(frame, column) for column in ("k", "m", "n"))
     # A puzzle with jokers or a table is stored as copies|table|jokers|table jokers.
     jokers = bool(frame["puzzle"].astype(str).str.contains("|", regex=False).any())
+    jokers = jokers or feature_set == "scaled"  # read as the model will: jokers and all
     names = list(feature_names(feature_set, k=k, m=m, jokers=jokers))
     missing = [name for name in names if name not in frame]
     if missing:
         raise ValueError(f"the dataset lacks feature columns {missing}; rebuild it")
     y = compute_labels(frame, label_by, thresholds).astype(np.int64)
-    if len(np.unique(y)) < 2:
+    if alone and len(np.unique(y)) < 2:
         raise ValueError(f"all {len(y)} rows have the same {label_by} label; nothing to learn")
     X = frame[names].to_numpy(dtype=np.float64)
-    # Every feature is a count, a gap or a percentage: any row outside that is damaged.
-    bad = ~np.isfinite(X) | (X < 0)
+    # Every feature is a count, a gap or a percentage: any row outside that is damaged
+    # (only the joker bounds' gap may be negative: the table cannot be placed whole).
+    signed = np.array([name.startswith("joker_gap") for name in names], dtype=bool)
+    bad = ~np.isfinite(X) | ((X < 0) & ~signed)
     percent = np.array([name.startswith("pct_") for name in names], dtype=bool)
     bad[:, percent] |= X[:, percent] > 100
     if bad.any():
@@ -197,6 +226,92 @@ def training_data(
         effort=frame[config.LABEL_EFFORT[label_by]].to_numpy(dtype=np.float64),
         needs_dp=_needs_dp(frame, label_by), metadata=metadata, source=str(source),
         sha256=sha256, below_upper=below_upper, puzzle_rows=rows, jokers=jokers,
+    )  # fmt: skip
+
+
+def scope_text(scope: dict) -> str:
+    """A scope (:attr:`TrainingData.scope`, a model sidecar's) in words."""
+    (k0, k1), (m0, m1), (n0, n1), (j0, j1) = (scope[key] for key in ("k", "m", "n", "jokers"))
+    return (
+        f"k {k0}-{k1}, m {m0}-{m1}, k * m <= {scope['copies_per_value']}, n {n0}-{n1}, "
+        f"{j0}-{j1} jokers, with or without a table"
+    )
+
+
+def family_name(data: TrainingData) -> str:
+    """The family of one dataset's rows, such as ``"G(4, 2, 13) j=2 turn"``."""
+    modes = (data.metadata.get("parameters") or {}).get("mode")
+    jokers = (data.metadata.get("parameters") or {}).get("jokers") or 0
+    name = f"G({data.k}, {data.m}, {data.n})"
+    if jokers:
+        name += f" j={jokers}"
+    return f"{name} {modes}" if modes else name
+
+
+def combine_training_data(parts) -> TrainingData:
+    """One training set of several datasets, each of one family, on the scaled features.
+
+    Parameters
+    ----------
+    parts : sequence of TrainingData
+        From :func:`training_data` with ``feature_set="scaled"``, all labelled by the
+        same measure and thresholds.
+
+    Returns
+    -------
+    TrainingData
+        The rows of every part in order, with :attr:`~TrainingData.scope` and
+        :attr:`~TrainingData.family` set; ``puzzles`` are the first part's.
+
+    Raises
+    ------
+    ValueError
+        If the parts differ in feature set, measure or thresholds, or are not scaled.
+    """
+    first = parts[0]
+    for part in parts:
+        if part.feature_set != "scaled":
+            raise ValueError(
+                "datasets of several families train only on the scaled features "
+                "(--features scaled), which compare across families"
+            )
+        if (part.label_by, list(part.thresholds)) != (first.label_by, list(first.thresholds)):
+            raise ValueError("the datasets are labelled by different measures or thresholds")
+    if len(np.unique(np.concatenate([part.y for part in parts]))) < 2:
+        raise ValueError("every row has the same label; nothing to learn")
+    names = [family_name(part) for part in parts]
+    family = np.concatenate(
+        [np.full(len(p), name, dtype=object) for p, name in zip(parts, names, strict=True)]
+    )
+    joined = [
+        np.concatenate([getattr(p, key) for p in parts]) for key in ("X", "y", "effort", "needs_dp")
+    ]
+    below = None
+    if all(p.below_upper is not None for p in parts):
+        below = np.concatenate([p.below_upper for p in parts])
+
+    def span(values) -> list:
+        values = list(values)
+        return [int(min(values)), int(max(values))]
+
+    jokers = [int((p.metadata.get("parameters") or {}).get("jokers") or 0) for p in parts]
+    scope = {
+        "k": span(p.k for p in parts),
+        "m": span(p.m for p in parts),
+        "n": span(p.n for p in parts),
+        "jokers": span(jokers),
+        "copies_per_value": max(p.k * p.m for p in parts),
+        "families": {name: int(np.sum(family == name)) for name in dict.fromkeys(names)},
+    }
+    datasets = [{"file": p.source, "sha256": p.sha256, "rows": len(p), "family": name}
+                for p, name in zip(parts, names, strict=True)]  # fmt: skip
+    return TrainingData(
+        X=joined[0], y=joined[1], feature_names=first.feature_names, feature_set="scaled",
+        label_by=first.label_by, thresholds=list(first.thresholds), k=config.K, m=config.M,
+        n=config.N, puzzles=first.puzzles, effort=joined[2], needs_dp=joined[3],
+        metadata={"datasets": datasets}, source=", ".join(p.source for p in parts),
+        sha256="", below_upper=below, puzzle_rows=first.puzzle_rows, jokers=True,
+        scope=scope, family=family,
     )  # fmt: skip
 
 
@@ -228,7 +343,7 @@ def check_features(data: TrainingData) -> None:
     from rumdiff.features import compute_features
 
     fresh = compute_features(
-        data.puzzles, m=data.m, feature_set=data.feature_set, jokers=data.jokers
+        data.puzzles, m=data.puzzles.m, feature_set=data.feature_set, jokers=data.jokers
     )
     fresh = fresh[data.feature_names].to_numpy(dtype=np.float32)
     rows = data.puzzle_rows

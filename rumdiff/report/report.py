@@ -81,7 +81,7 @@ def write_report(result, outdir, *, model=None, command: str = "", comparison=No
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     data = result.data
-    title = f"{len(data):,} puzzles G({data.k}, {data.m}, {data.n}), {data.label_by} labels"
+    title = f"{len(data):,} puzzles {data.puzzles_text}, {data.label_by} labels"
     tables = _tables(result)
     written = _write_tables(outdir, tables)
     written += _write_figures(outdir, result, tables, title)

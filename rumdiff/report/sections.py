@@ -30,6 +30,14 @@ __all__ = [
 
 
 def dataset_section(data) -> list:
+    if data.scope is not None:
+        rows = [f"| {name} | {count:,} |" for name, count in data.scope["families"].items()]
+        return [
+            "## Datasets\n",
+            f"{len(data):,} rows of {data.puzzles_text}:\n",
+            "| family | rows |\n|---|---:|\n" + "\n".join(rows) + "\n",
+            "\n".join(metadata_lines(data.metadata)) + "\n",
+        ]
     return [
         "## Dataset\n",
         f"File `{data.source}` (SHA-256 `{data.sha256[:16]}...`), {len(data):,} rows, "

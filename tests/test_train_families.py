@@ -1,0 +1,110 @@
+"""One model across families: several datasets, the scaled features, a scope (issue #23)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from rumdiff.cli import main
+
+#: Search thresholds that give every class some puzzles of the two tiny families.
+THRESHOLDS = "300,3000"
+
+
+@pytest.fixture(scope="module")
+def families(tmp_path_factory):
+    """Two tiny datasets of other families, G(3, 1, 13) and G(4, 2, 20) with a joker,
+    and a model trained across them."""
+    from rumdiff.data import DatasetSpec, build_dataset
+
+    folder = tmp_path_factory.mktemp("families")
+    paths = [folder / "g3-1-13.parquet", folder / "g4-2-20-j1.parquet"]
+    specs = [
+        DatasetSpec(count=120, k=3, m=1, n=13, mode="simplex", seed=5, feature_set="scaled"),
+        DatasetSpec(
+            count=120, k=4, m=2, n=20, mode="simplex", seed=6, feature_set="scaled", jokers=1
+        ),  # fmt: skip
+    ]
+    for path, spec in zip(paths, specs, strict=True):
+        build_dataset(path, spec, jobs=1)
+    model = folder / "model.skops"
+    argv = ["train", *map(str, paths), "--features", "scaled", "-o", str(folder / "report"),
+            "--model", str(model), "--folds", "3", "--grid", "default", "--jobs", "1", "-q",
+            "--thresholds", THRESHOLDS]  # fmt: skip
+    assert main(argv) == 0
+    return folder, paths, model
+
+
+def test_the_model_records_its_scope_and_every_dataset(families):
+    folder, paths, model = families
+    side = json.loads(model.with_name(model.name + ".json").read_text())
+    scope = side["scope"]
+    assert (scope["k"], scope["m"], scope["n"], scope["jokers"]) == (
+        [3, 4],
+        [1, 2],
+        [13, 20],
+        [0, 1],
+    )
+    assert scope["copies_per_value"] == 8
+    assert scope["families"] == {"G(3, 1, 13) simplex": 120, "G(4, 2, 20) j=1 simplex": 120}
+    assert side["feature_set"] == "scaled" and side["thresholds"] == [300, 3000]
+    report = (folder / "report" / "report.md").read_text()
+    assert "| G(4, 2, 20) j=1 simplex | 120 |" in report
+
+
+def test_predict_answers_for_any_family_in_scope(families, tmp_path, capsys):
+    _, _, model = families
+    puzzles = tmp_path / "g4-1-15.in"  # a family the model never saw, inside its scope
+    puzzles.write_text("# G(4, 1, 15)\n2\n6\n1b 2b 3b 4g 4r 4y\n3\n7b 8b 9b\n")
+    assert main(["predict", str(puzzles), "--model", str(model), "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("puzzle,k,m,n,label")
+    assert [line.split(",")[1:4] for line in lines[1:]] == [["4", "1", "15"]] * 2
+
+
+@pytest.mark.parametrize(
+    "header, why",
+    [("# G(5, 2, 15)", "k 3-4"), ("# G(4, 2, 30)", "n 13-20"), ("# G(3, 3, 15)", "m 1-2")],
+)
+def test_predict_refuses_a_family_outside_the_scope_in_one_line(families, tmp_path, capsys,
+                                                                 header, why):  # fmt: skip
+    _, _, model = families
+    puzzles = tmp_path / "outside.in"
+    puzzles.write_text(f"{header}\n1\n3\n1b 2b 3b\n")
+    assert main(["predict", str(puzzles), "--model", str(model)]) != 0
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "outside the scope" in err and why in err
+
+
+def test_two_jokers_are_outside_a_scope_of_one(families, tmp_path, capsys):
+    _, _, model = families
+    puzzles = tmp_path / "jokers.in"
+    puzzles.write_text("# G(4, 2, 20)\n1\n5\n1b 2b 3b J J\n")
+    assert main(["predict", str(puzzles), "--model", str(model)]) != 0
+    assert "up to 2 jokers, outside the scope" in capsys.readouterr().err
+
+
+def test_several_datasets_need_the_scaled_features(families, tmp_path, capsys):
+    _, paths, _ = families
+    argv = ["train", *map(str, paths), "-o", str(tmp_path / "out"), "-q"]
+    assert main(argv) != 0
+    err = capsys.readouterr().err
+    assert "--features scaled" in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_model_loads_and_its_features_compare_across_families(families):
+    from rumdiff.learn import load_model
+    from rumdiff.puzzle import Puzzles
+
+    _, _, model = families
+    loaded = load_model(model)
+    assert (
+        loaded.covers(4, 1, 15) and not loaded.covers(5, 2, 15) and not loaded.covers(4, 2, 20, 2)
+    )
+    rng = np.random.default_rng(0)
+    for k, m, n in [(3, 2, 13), (4, 1, 20)]:
+        puzzles = Puzzles(rng.integers(0, m + 1, size=(3, n, k)).astype(np.int8), m=m)
+        assert loaded.predict_proba(puzzles).shape == (3, 4)
