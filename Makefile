@@ -6,7 +6,7 @@ OUT ?= runs/quickstart
 COUNT ?= 20000
 SEED ?= 0
 
-.PHONY: setup run default-model joker-model test test-all test-floors lint bench clean
+.PHONY: setup run default-model thesis-model joker-model test test-all test-floors lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -25,10 +25,24 @@ run: setup
 	@echo "report: $(OUT)/report/report.md (figures beside it)  model: $(OUT)/model.skops  dataset: $(OUT)/dataset.parquet"
 
 # The default model shipped in models/ (rumdiff predict uses it when given no --model):
-# 400,000 puzzles with search labels, as the thesis's (about 15 + 6 minutes on 2 cores).
+# one model across families, trained on the mix of models/default-mix.txt (24 datasets,
+# 52,200 puzzles with search labels and the scaled features; about 7 + 4 minutes on 2
+# cores). docs/decisions/cross-family.md; `python experiments/cross_family.py` scores it
+# per family, and with each group of families held out.
+MIX := $(shell sed -n 's/^\([a-z0-9-][a-z0-9-]*\) .*/\1/p' models/default-mix.txt)
 default-model: setup
-	$(BIN)/rumdiff generate data/generated/default.parquet --count 400000 --seed 400 --resume
-	$(BIN)/rumdiff train data/generated/default.parquet -o runs/default-model --model models/default.skops --seed 0 --compare
+	@grep -v '^#' models/default-mix.txt | while read name count options; do \
+		$(BIN)/rumdiff generate data/generated/mix/$$name.parquet --count $$count $$options \
+			--features scaled --resume -q || exit 1; done
+	$(BIN)/rumdiff train $(MIX:%=data/generated/mix/%.parquet) --features scaled \
+		-o runs/default-model --model models/default.skops --seed 0
+
+# The thesis's model (rumdiff predict --model thesis): G(4, 2, 100) without jokers,
+# 400,000 puzzles with search labels at that family's terciles, as the thesis's (about
+# 15 + 6 minutes on 2 cores).
+thesis-model: setup
+	$(BIN)/rumdiff generate data/generated/thesis.parquet --count 400000 --seed 400 --resume --thresholds 2500000,5700000
+	$(BIN)/rumdiff train data/generated/thesis.parquet -o runs/thesis-model --model models/thesis.skops --seed 0 --compare
 
 # A model of G(4, 2, 100) puzzles with two rack jokers (issue #22; not shipped): 8,000
 # simplex puzzles labelled at their family's effort terciles (docs/decisions/joker-model.md).

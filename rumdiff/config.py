@@ -173,8 +173,12 @@ MODEL_TRUSTED_TYPES = (
 MODEL_SIDECAR_BYTES = 1 << 20
 #: Largest size the default model may have on disk, in bytes.
 MODEL_MAX_BYTES = 10 * 2**20
-#: Default model, relative to the repository root (the folder that holds ``rumdiff/``).
+#: Default model, relative to the repository root (the folder that holds ``rumdiff/``):
+#: trained across families on the mix of models/default-mix.txt.
 DEFAULT_MODEL = "models/default.skops"
+#: Shipped models that --model takes by name, relative to the repository root: "thesis"
+#: knows G(4, 2, 100) without jokers, its classes at that family's effort terciles.
+NAMED_MODELS = {"thesis": "models/thesis.skops"}
 #: File name of the model ``rumdiff train`` saves in its OUTDIR when given no --model.
 MODEL_NAME = "model.skops"
 #: Output formats of ``rumdiff predict``.
@@ -219,11 +223,13 @@ DATASET_SOLVERS = ("search", "solver")
 #: The solver whose columns each label measure needs.
 MEASURE_SOLVER = {"search": "search", "solver": "solver", "time": "solver"}
 #: Default thresholds. "search" and "solver": easy = settled by bounds (no transition);
-#: moderate < t1 <= medium < t2 <= hard on transitions. "search" at its terciles
-#: (docs/decisions/search-thresholds.md), "solver" in the valleys of its distribution
-#: (docs/decisions/solver-thresholds.md). "time": the thesis's (Section 7.4), on seconds.
+#: moderate < t1 <= medium < t2 <= hard on transitions. "search": one scale for every
+#: family, the terciles of the searched puzzles of the training mix with every family
+#: weighing the same (docs/decisions/cross-family.md); "solver" in the valleys of its
+#: distribution (docs/decisions/solver-thresholds.md). "time": the thesis's (Section
+#: 7.4), on seconds.
 LABEL_THRESHOLDS = {
-    "search": (2_500_000, 5_700_000),
+    "search": (15_000, 210_000),
     "solver": (30_000, 150_000),
     "time": (0.0001, 0.1, 1.0),
 }

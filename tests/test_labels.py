@@ -108,7 +108,7 @@ def test_bad_inputs():
 def test_compute_labels_from_a_frame():
     frame = pd.DataFrame(
         {
-            "search_transitions": [0, 10, 8_000_000, 3_000_000],
+            "search_transitions": [0, 10, 8_000_000, 100_000],
             "solver_transitions": [0, 10, 2_000_000, 100_000],
             "solver_seconds": [0.00005, 0.02, 0.5, 3.0],
         }

@@ -13,6 +13,8 @@ from rumdiff.solve import search_effort
 #: A range G(4, 2, 13) reaches often (its search efforts go up to about 1.8 million).
 LOW, HIGH = 10_000, 300_000
 SMALL = dict(k=4, m=2, n=13, seed=3)
+#: A family too small for the hard class: G(3, 1, 13) needs a few thousand transitions.
+TINY = dict(k=3, m=1, n=13, seed=3)
 
 
 def _measured(puzzles) -> list[int]:
@@ -86,11 +88,11 @@ def test_bad_ranges_are_refused(difficulty, effort):
 def test_unreachable_range_says_how_many_and_what_was_seen():
     t1, t2 = config.LABEL_THRESHOLDS["search"]
     with pytest.raises(OrderError) as caught:
-        make_to_order(2, t2, None, **SMALL, max_candidates=150)
+        make_to_order(2, t2, None, **TINY, max_candidates=150)
     error = caught.value
     message = str(error)
     assert "\n" not in message
-    assert message.startswith("no puzzle of G(4, 2, 13) reached the hard class's")
+    assert message.startswith("no puzzle of G(3, 1, 13) reached the hard class's")
     assert "among 150 candidates" in message and f"{t2:,}" in message
     assert (error.found, error.drawn, error.searched) == (0, 150, 150)
     assert 0 <= error.lowest <= error.highest < t2
@@ -114,7 +116,7 @@ def test_a_screen_skips_but_never_accepts():
         make_to_order(1, LOW, HIGH, **SMALL, screen=lambda p: np.zeros(len(p), bool),
                       max_candidates=64)  # fmt: skip
     with pytest.raises(OrderError):  # keeping everything does not make a puzzle hard
-        make_to_order(1, config.LABEL_THRESHOLDS["search"][1], None, **SMALL,
+        make_to_order(1, config.LABEL_THRESHOLDS["search"][1], None, **TINY,
                       screen=lambda p: np.ones(len(p), bool), max_candidates=64)  # fmt: skip
 
 

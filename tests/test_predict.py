@@ -202,3 +202,56 @@ def test_cli_refuses_a_header_outside_the_model_in_one_line(
         f"{model.path} was trained on G(k=4, m=2, n=20)\n"
     )
     assert not out.exists()
+
+
+def _shipped_model_usable(path) -> bool:
+    """Whether a shipped model was saved with this scikit-learn (the oldest versions
+    allowed cannot load it: the test above checks that they say so)."""
+    import json
+
+    import sklearn
+
+    from rumdiff.learn.model import sidecar_path
+
+    saved_with = json.loads(sidecar_path(path).read_text())["sklearn_version"]
+    return saved_with.split(".")[:2] == sklearn.__version__.split(".")[:2]
+
+
+def test_the_default_model_answers_for_every_family_the_issue_names(tmp_path, capsys):
+    if not _shipped_model_usable(default_model_path()):
+        pytest.skip("the shipped model was saved with another scikit-learn")
+    from rumdiff.data.generator import generate
+    from rumdiff.puzzle import write_puzzles
+
+    examples = Path(__file__).parents[1] / "data" / "examples"
+    g5360 = tmp_path / "g5-3-60.in"
+    write_puzzles(g5360, generate(3, k=5, m=3, n=60, mode="simplex", seed=1).puzzles,
+                  header=True)  # fmt: skip
+    cases = [
+        ([str(examples / "turn.in"), "-n", "13"], (4, 2, 13), 1),  # a real-game turn
+        ([str(g5360)], (5, 3, 60), 3),
+        ([str(examples / "mixed-20.in")], (4, 2, 100), 20),
+    ]
+    for argv, family, count in cases:
+        assert main(["predict", *argv, "--format", "csv"]) == 0
+        frame = pd.read_csv(io.StringIO(capsys.readouterr().out))
+        assert len(frame) == count and (frame[["k", "m", "n"]] == list(family)).all(axis=None)
+    outside = tmp_path / "g6-3-13.in"
+    outside.write_text("# G(6, 3, 13)\n1\n3\n1b 2b 3b\n")
+    assert main(["predict", str(outside)]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "outside the scope" in error and "k * m <= 15" in error
+
+
+def test_model_thesis_names_the_shipped_model_of_the_thesis_family(capsys):
+    from rumdiff.learn.prediction import model_path
+
+    assert model_path("thesis") == default_model_path().with_name("thesis.skops")
+    assert model_path("./thesis") == Path("./thesis")
+    if not _shipped_model_usable(model_path("thesis")):
+        pytest.skip("the shipped model was saved with another scikit-learn")
+    examples = Path(__file__).parents[1] / "data" / "examples"
+    assert main(["predict", str(examples / "mixed-20.in"), "--model", "thesis"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 21
+    assert main(["predict", str(examples / "turn.in"), "-n", "13", "--model", "thesis"]) == 1
+    assert "G(k=4, m=2, n=100)" in capsys.readouterr().err

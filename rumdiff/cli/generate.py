@@ -31,8 +31,8 @@ Made to order: --difficulty CLASS or --effort LOW:HIGH keeps drawing candidates 
 COUNT have a search effort in that class or range, each measured by the reference
 search, and writes them to OUT (a puzzle file), their optimal arrangements to
 OUT.solutions and a JSON sidecar OUT.json (counts, acceptance rate, efforts). For
-G(4, 2, 100) without jokers the default model skips unlikely candidates unsearched
-(--no-filter searches all); other families run unfiltered.
+puzzles in its scope the default model skips unlikely candidates unsearched
+(--no-filter searches all); others run unfiltered.
 
 Labels: --label-by search (the default) cuts the search effort, the transitions of the
 reference exact search (docs/search-effort.md), which belongs to the puzzle: the same on

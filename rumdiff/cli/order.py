@@ -65,7 +65,7 @@ def add_options(parser) -> None:
     parser.add_argument(
         "--model", default=None, metavar="PATH",
         help="made to order: the model that filters candidates before the search (default: "
-        "models/default.skops, for G(4, 2, 100) without jokers; other families run unfiltered)",
+        "models/default.skops; puzzles outside its scope run unfiltered)",
     )  # fmt: skip
     parser.add_argument(
         "--no-filter", action="store_true",
@@ -96,24 +96,24 @@ def _check(args) -> None:
 
 def _screen(args, low: int, high: int | None):
     """The filter and its sidecar entry: a model's, or None and why not."""
-    from rumdiff.learn import EffortScreen, ModelError, default_model_path, screen_refusal
-    from rumdiff.learn.model import load_model
+    from rumdiff.learn import EffortScreen, ModelError, screen_refusal
+    from rumdiff.learn.model import covers, load_model
+    from rumdiff.learn.prediction import model_path
     from rumdiff.learn.sidecar import read_model_sidecar
 
     if args.no_filter:
         return None, {"used": False, "reason": "--no-filter"}
-    path = args.model or default_model_path()
-    if args.model is None and not path.is_file():
+    path = model_path(args.model)
+    if args.model in (None, *config.NAMED_MODELS) and not path.is_file():
         return None, {"used": False, "reason": f"the default model {path} is missing"}
     try:
         if args.model is None:  # its sidecar says whether it fits, without loading it
             side = read_model_sidecar(path)
-            fits = (side["k"], side["m"], side["n"]) == (args.k, args.m, args.n)
-            if not fits or args.jokers or args.mode == "turn":
+            turn = args.mode == "turn" and not side.get("jokers")
+            if turn or not covers(side, args.k, args.m, args.n, args.jokers):
                 return None, {
                     "used": False,
-                    "reason": f"the default model knows G({side['k']}, {side['m']}, "
-                    f"{side['n']}) without jokers, not these puzzles",
+                    "reason": "these puzzles lie outside the default model's scope",
                 }
         model = load_model(path)
     except ModelError as error:
@@ -206,7 +206,9 @@ def run(args, command) -> int:
     _check(args)
     low, high = effort_range(args.difficulty) if args.difficulty else args.effort
     outputs = [args.out, solutions_path(args.out), str(metadata_path(args.out))]
-    check_outputs([args.model], outputs)
+    from rumdiff.learn.prediction import model_path
+
+    check_outputs([model_path(args.model) if args.model else None], outputs)
     check_memory(min(args.max_candidates, config.ORDER_BLOCK[1]), args.k, args.n,
                  args.max_memory)  # fmt: skip
     screen, filtered = _screen(args, low, high)

@@ -21,15 +21,18 @@ def register(subparsers) -> None:
         "one row per puzzle with its index, predicted class, class probabilities and "
         "predicted search effort (effort, with effort_low and effort_high, the spread of the "
         "regressor's trees). "
-        "k, m and n default to the file's '# G(k, m, n)' header, else to the model's; "
-        "puzzles of another family than the model's are refused. Model files are skops "
+        "k, m and n default to the file's '# G(k, m, n)' header, else to 4, 2 and 100 "
+        "(the model's, for a model of one family); puzzles outside the model's scope are "
+        "refused in one line that names it. Model files are skops "
         "archives, which cannot run "
         "code when loaded; a pickle saved by an earlier release loads only with --trust-pickle.",
     )
     puzzle_options(parser, k="the model's", m="the model's", n="the model's")
     parser.add_argument(
         "--model", default=None, metavar="PATH",
-        help="model file with its PATH.json sidecar (default: models/default.skops)",
+        help="model file with its PATH.json sidecar, or 'thesis' for the shipped model of "
+        "G(4, 2, 100) at its own terciles (default: models/default.skops, which spans "
+        "families)",
     )  # fmt: skip
     parser.add_argument(
         "--trust-pickle", action="store_true",
@@ -47,13 +50,13 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from rumdiff.learn.archive import PickleWarning
     from rumdiff.learn.model import ModelError, load_model
-    from rumdiff.learn.prediction import default_model_path, format_table, predict, to_csv
+    from rumdiff.learn.prediction import format_table, model_path, predict, to_csv
     from rumdiff.learn.sidecar import sidecar_path
     from rumdiff.puzzle import Puzzles
 
-    path = args.model or default_model_path()
+    path = model_path(args.model)
     check_outputs([args.file, path, sidecar_path(path)], [args.output])
-    if args.model is None and not path.is_file():
+    if args.model in (None, *config.NAMED_MODELS) and not path.is_file():
         raise UserError(f"default model {path} is missing; {BUILD_HINT}")
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -83,9 +86,9 @@ def run(args) -> int:
                 raise UserError(str(error)) from None
             frame["puzzle"] += done
             if form == "csv":  # a CSV travels alone: it says which puzzles it is about
-                frame.insert(1, "k", model.k)
-                frame.insert(2, "m", model.m)
-                frame.insert(3, "n", model.n)
+                frame.insert(1, "k", block.k)
+                frame.insert(2, "m", block.m)
+                frame.insert(3, "n", block.n)
                 out.write(to_csv(frame, header=done == 0))
             else:
                 out.write(format_table(frame, header=done == 0))

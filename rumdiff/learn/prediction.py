@@ -15,12 +15,23 @@ import pandas as pd
 
 from rumdiff import config
 
-__all__ = ["default_model_path", "format_table", "predict", "to_csv"]
+__all__ = ["default_model_path", "format_table", "model_path", "predict", "to_csv"]
 
 
 def default_model_path() -> Path:
     """Where the default model lives: ``config.DEFAULT_MODEL`` under the repository root."""
     return Path(__file__).resolve().parents[2] / config.DEFAULT_MODEL
+
+
+def model_path(name) -> Path:
+    """The model file a ``--model`` value names: the default model for None, a shipped
+    model for one of ``config.NAMED_MODELS`` ("thesis"), else the path itself (write
+    ``./thesis`` for a file of that name)."""
+    if name is None:
+        return default_model_path()
+    if name in config.NAMED_MODELS:
+        return Path(__file__).resolve().parents[2] / config.NAMED_MODELS[name]
+    return Path(name)
 
 
 def predict(model, puzzles) -> pd.DataFrame:
