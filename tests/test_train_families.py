@@ -51,7 +51,7 @@ def test_the_model_records_its_scope_and_every_dataset(families):
     assert scope["families"] == {"G(3, 1, 13) simplex": 120, "G(4, 2, 20) j=1 simplex": 120}
     assert side["feature_set"] == "scaled" and side["thresholds"] == [300, 3000]
     report = (folder / "report" / "report.md").read_text()
-    assert "| G(4, 2, 20) j=1 simplex | 120 |" in report
+    assert "| G(4, 2, 20) j=1 simplex | 120 | `" in report and "g4-2-20-j1.parquet" in report
 
 
 def test_predict_answers_for_any_family_in_scope(families, tmp_path, capsys):

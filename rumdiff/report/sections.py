@@ -31,12 +31,14 @@ __all__ = [
 
 def dataset_section(data) -> list:
     if data.scope is not None:
-        rows = [f"| {name} | {count:,} |" for name, count in data.scope["families"].items()]
+        rows = [
+            f"| {p['family']} | {p['rows']:,} | `{p['file']}` | `{p['sha256'][:16]}...` |"
+            for p in data.metadata["datasets"]
+        ]
         return [
             "## Datasets\n",
             f"{len(data):,} rows of {data.puzzles_text}:\n",
-            "| family | rows |\n|---|---:|\n" + "\n".join(rows) + "\n",
-            "\n".join(metadata_lines(data.metadata)) + "\n",
+            "| family | rows | file | SHA-256 |\n|---|---:|---|---|\n" + "\n".join(rows) + "\n",
         ]
     return [
         "## Dataset\n",
