@@ -47,7 +47,7 @@ def test_the_model_records_its_scope_and_every_dataset(families):
         [13, 20],
         [0, 1],
     )
-    assert scope["copies_per_value"] == 8
+    assert scope["copies_per_value"] == 8 and scope["table"] is False
     assert scope["families"] == {"G(3, 1, 13) simplex": 120, "G(4, 2, 20) j=1 simplex": 120}
     assert side["feature_set"] == "scaled" and side["thresholds"] == [300, 3000]
     report = (folder / "report" / "report.md").read_text()
@@ -78,12 +78,17 @@ def test_predict_refuses_a_family_outside_the_scope_in_one_line(families, tmp_pa
     assert err.count("\n") == 0 and "outside the scope" in err and why in err
 
 
-def test_two_jokers_are_outside_a_scope_of_one(families, tmp_path, capsys):
+def test_two_jokers_or_a_table_are_outside_a_scope_of_one_rack_joker(families, tmp_path,
+                                                                     capsys):  # fmt: skip
     _, _, model = families
     puzzles = tmp_path / "jokers.in"
     puzzles.write_text("# G(4, 2, 20)\n1\n5\n1b 2b 3b J J\n")
     assert main(["predict", str(puzzles), "--model", str(model)]) != 0
     assert "up to 2 jokers, outside the scope" in capsys.readouterr().err
+    puzzles.write_text("# G(4, 2, 20)\n1\n4\n1b | 2b 3b 4b\n")  # no family had a table
+    assert main(["predict", str(puzzles), "--model", str(model)]) != 0
+    err = capsys.readouterr().err
+    assert "with a table, outside the scope" in err and "no table" in err
 
 
 def test_several_datasets_need_the_scaled_features(families, tmp_path, capsys):

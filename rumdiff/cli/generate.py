@@ -141,7 +141,8 @@ def _dataset_options(parser) -> None:
     """What the dataset holds and how the run goes: features, chunks, resume, puzzles only."""
     parser.add_argument(
         "--features", choices=config.DATASET_FEATURE_SETS, default=config.DATASET_FEATURE_SET,
-        help=f"feature columns to store (default: {config.DATASET_FEATURE_SET})",
+        help="feature columns to store; 'scaled' for a dataset that trains a model across "
+        f"families with others (default: {config.DATASET_FEATURE_SET})",
     )  # fmt: skip
     parser.add_argument(
         "--chunk-size", type=integer(1, 10**7), default=config.DATASET_CHUNK,

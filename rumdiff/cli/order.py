@@ -109,8 +109,7 @@ def _screen(args, low: int, high: int | None):
     try:
         if args.model is None:  # its sidecar says whether it fits, without loading it
             side = read_model_sidecar(path)
-            turn = args.mode == "turn" and not side.get("jokers")
-            if turn or not covers(side, args.k, args.m, args.n, args.jokers):
+            if not covers(side, args.k, args.m, args.n, args.jokers, args.mode == "turn"):
                 return None, {
                     "used": False,
                     "reason": "these puzzles lie outside the default model's scope",

@@ -24,7 +24,8 @@ from rumdiff.cli.options import (
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "train",
-        help="train the difficulty classifier and score on a dataset; write reports and model",
+        help="train the difficulty classifier and score on one dataset, or several across "
+        "families; write reports and model",
         description="Train a random forest classifier of the four difficulty classes and "
         "a random forest regressor of log10 effort (the difficulty score) on a labelled "
         "dataset (rumdiff generate): grid search, stratified cross-validation on every "
@@ -37,8 +38,8 @@ def register(subparsers) -> None:
         "dataset", nargs="+",
         help="dataset file (.parquet or .csv) with its .json sidecar; several datasets, of "
         "any families, train one model across them on the scaled features (--features "
-        "scaled), labelled on one scale (default thresholds: "
-        f"{','.join(map(str, config.LABEL_THRESHOLDS['search']))} search transitions)",
+        "scaled; each dataset made by rumdiff generate --features scaled), labelled on "
+        "one scale",
     )  # fmt: skip
     parser.add_argument("-o", "--outdir", required=True, help="folder for the reports")
     parser.add_argument(
@@ -53,7 +54,8 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--thresholds", type=number_list, default=None, metavar="T1,T2[,T3]",
         help="the measure's thresholds, separated by commas (default: those recorded in "
-        "the dataset)",
+        "the dataset; for several datasets "
+        f"{','.join(map(str, config.LABEL_THRESHOLDS['search']))} search transitions)",
     )  # fmt: skip
     parser.add_argument(
         "--grid", choices=tuple(config.TRAIN_GRIDS), default=config.TRAIN_GRID,
@@ -244,7 +246,7 @@ def _fit(args, frame, metadata, search_rows, say):
             sha256=models.file_sha256(args.dataset[0]), **common,
         )  # fmt: skip
     print(
-        f"training on {len(data):,} puzzles {data.puzzles_text}, "
+        f"training on {len(data):,} puzzles of {data.puzzles_text}, "
         f"{len(data.feature_names)} {data.feature_set} features, {data.label_by} labels",
         flush=True,
     )

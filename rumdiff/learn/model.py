@@ -41,6 +41,7 @@ from rumdiff import __version__, config
 from rumdiff.learn.sidecar import (
     PICKLE_HINT,
     ModelError,
+    covers,
     features_fingerprint,
     file_sha256,
     read_model_sidecar,
@@ -102,10 +103,10 @@ class Model:
             return f"G(k={self.k}, m={self.m}, n={self.n})"
         return scope_text(self.scope)
 
-    def covers(self, k: int, m: int, n: int, jokers: int = 0) -> bool:
-        """Whether puzzles of G(k, m, n) with up to ``jokers`` jokers (or a table) lie in
-        the model's scope (for a model of one family: are of its family)."""
-        return covers(self.metadata, k, m, n, jokers)
+    def covers(self, k: int, m: int, n: int, jokers: int = 0, table: bool = False) -> bool:
+        """Whether puzzles of G(k, m, n) with up to ``jokers`` jokers, and a table if
+        ``table``, lie in the model's scope (for a model of one family: are of its family)."""
+        return covers(self.metadata, k, m, n, jokers, table)
 
     @property
     def classes(self) -> list:
@@ -132,9 +133,11 @@ class Model:
         have = (puzzles.k, puzzles.m, puzzles.n)
         if self.scope is not None:
             jokers = 0 if puzzles.jokers is None else int(np.max(puzzles.jokers, initial=0))
-            if not self.covers(*have, jokers):
+            table = puzzles.table is not None and bool(puzzles.table.any())
+            if not self.covers(*have, jokers, table):
                 where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
                 many = f" with up to {jokers} jokers" if jokers else ""
+                many += " with a table" if table else ""
                 raise ModelError(
                     f"{where}puzzles are G(k={have[0]}, m={have[1]}, n={have[2]}){many}, "
                     f"outside the scope of the model{' ' + self.path if self.path else ''}: "
@@ -185,20 +188,6 @@ class Model:
             return np.zeros((0, 3))
         z = np.column_stack([self.regressor.predict(X), tree_quantiles(self.regressor, X)])
         return np.maximum(10.0**z - config.EFFORT_FLOOR[self.label_by], 0.0)
-
-
-def covers(metadata: dict, k: int, m: int, n: int, jokers: int = 0) -> bool:
-    """Whether the model a sidecar describes covers G(k, m, n) with up to ``jokers``
-    jokers or a table (a table without jokers counts as ``jokers=0`` here, so a model
-    of one family also needs ``metadata["jokers"]`` for it: see :meth:`Model.check_puzzles`)."""
-    scope = metadata.get("scope")
-    if scope is None:
-        family = tuple(int(metadata[key]) for key in ("k", "m", "n"))
-        return family == (k, m, n) and (bool(metadata.get("jokers")) or jokers == 0)
-    inside = all(
-        scope[key][0] <= value <= scope[key][1] for key, value in (("k", k), ("m", m), ("n", n))
-    )
-    return inside and k * m <= scope["copies_per_value"] and jokers <= scope["jokers"][1]
 
 
 def build_model(result) -> Model:

@@ -23,13 +23,11 @@ def screen_refusal(model, *, k: int, m: int, n: int, jokers: int = 0, mode: str 
     """Why ``model`` cannot screen candidates G(k, m, n) of this mode and jokers, or None
     when it can."""
     where = f" {model.path}" if model.path else ""
-    if not model.covers(k, m, n, jokers):
+    if not model.covers(k, m, n, jokers, table=mode == "turn"):
         if model.scope is None and (k, m, n) == (model.k, model.m, model.n):
             return f"the model{where} was trained without jokers or a table"
         known = model.family_text if model.scope else f"G({model.k}, {model.m}, {model.n})"
         return f"the model{where} knows {known}, not G({k}, {m}, {n})"
-    if mode == "turn" and not model.jokers:
-        return f"the model{where} was trained without jokers or a table"
     if model.label_by != "search":
         return f"the model{where} predicts the {model.label_by} measure, not the search effort"
     return None

@@ -22,6 +22,7 @@ __all__ = [
     "MARKER",
     "PICKLE_HINT",
     "ModelError",
+    "covers",
     "features_fingerprint",
     "file_sha256",
     "read_model_sidecar",
@@ -170,10 +171,17 @@ def _valid_scope(scope) -> bool:
     if not isinstance(scope, dict):
         return False
     spans = [scope.get(key) for key in ("k", "m", "n", "jokers")]
-    return all(
-        isinstance(span, list) and len(span) == 2 and all(map(whole, span)) and span[0] <= span[1]
-        for span in spans
-    ) and whole(scope.get("copies_per_value"))
+    return (
+        all(
+            isinstance(span, list)
+            and len(span) == 2
+            and all(map(whole, span))
+            and span[0] <= span[1]
+            for span in spans
+        )
+        and whole(scope.get("copies_per_value"))
+        and isinstance(scope.get("table", False), bool)
+    )
 
 
 def features_fingerprint(feature_set: str, *, k: int, m: int, n: int, jokers: bool = False) -> str:
@@ -201,3 +209,19 @@ def features_fingerprint(feature_set: str, *, k: int, m: int, n: int, jokers: bo
     values = compute_features(puzzles, m=m, feature_set=feature_set, jokers=jokers)
     values = values.to_numpy(np.float64)
     return hashlib.sha256(np.round(values, 6).tobytes()).hexdigest()
+
+
+def covers(metadata: dict, k: int, m: int, n: int, jokers: int = 0, table: bool = False) -> bool:
+    """Whether the model a sidecar describes covers G(k, m, n) with up to ``jokers``
+    jokers, and a table if ``table``."""
+    scope = metadata.get("scope")
+    if scope is None:
+        family = tuple(int(metadata[key]) for key in ("k", "m", "n"))
+        plain = jokers == 0 and not table
+        return family == (k, m, n) and (bool(metadata.get("jokers")) or plain)
+    if table and not scope.get("table", False):
+        return False
+    inside = all(
+        scope[key][0] <= value <= scope[key][1] for key, value in (("k", k), ("m", m), ("n", n))
+    )
+    return inside and k * m <= scope["copies_per_value"] and jokers <= scope["jokers"][1]

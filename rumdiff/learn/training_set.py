@@ -68,8 +68,8 @@ class TrainingData:
         feature can see (rumdiff.report.errors). None when the columns are absent.
     scope : dict or None
         For data of several families (:func:`combine_training_data`): the ranges of
-        k, m, n and jokers they span, the most copies of one value (k * m) and the rows
-        of each family. None for one family.
+        k, m, n and jokers they span, whether any has a table (turns), the most copies
+        of one value (k * m) and the rows of each family. None for one family.
     family : ndarray of str, shape (rows,), or None
         With :attr:`scope`: each row's family, such as ``"G(4, 2, 13) j=2 turn"``.
     """
@@ -234,7 +234,7 @@ def scope_text(scope: dict) -> str:
     (k0, k1), (m0, m1), (n0, n1), (j0, j1) = (scope[key] for key in ("k", "m", "n", "jokers"))
     return (
         f"k {k0}-{k1}, m {m0}-{m1}, k * m <= {scope['copies_per_value']}, n {n0}-{n1}, "
-        f"{j0}-{j1} jokers, with or without a table"
+        f"{j0}-{j1} jokers, " + ("with or without a table" if scope.get("table") else "no table")
     )
 
 
@@ -300,6 +300,7 @@ def combine_training_data(parts) -> TrainingData:
         "m": span(p.m for p in parts),
         "n": span(p.n for p in parts),
         "jokers": span(jokers),
+        "table": any((p.metadata.get("parameters") or {}).get("mode") == "turn" for p in parts),
         "copies_per_value": max(p.k * p.m for p in parts),
         "families": {name: int(np.sum(family == name)) for name in dict.fromkeys(names)},
     }
