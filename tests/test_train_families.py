@@ -113,3 +113,19 @@ def test_the_model_loads_and_its_features_compare_across_families(families):
     for k, m, n in [(3, 2, 13), (4, 1, 20)]:
         puzzles = Puzzles(rng.integers(0, m + 1, size=(3, n, k)).astype(np.int8), m=m)
         assert loaded.predict_proba(puzzles).shape == (3, 4)
+
+
+def test_a_dataset_without_scaled_columns_is_named_with_the_way_out(families, tmp_path, capsys):
+    from rumdiff.data import DatasetSpec, build_dataset, refeaturise_dataset
+
+    _, paths, _ = families
+    plain = tmp_path / "g3-2-13.parquet"
+    build_dataset(plain, DatasetSpec(count=60, k=3, m=2, n=13, mode="simplex", seed=7), jobs=1)
+    argv = ["train", str(paths[0]), str(plain), "--features", "scaled", "-o",
+            str(tmp_path / "out"), "-q", "--folds", "3", "--thresholds", THRESHOLDS]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{plain}: the dataset lacks the scaled feature" in err
+    assert "rumdiff generate --features scaled" in err
+    refeaturise_dataset(plain, feature_set="scaled")  # features only, no solving
+    assert main([*argv, "--jobs", "1"]) == 0

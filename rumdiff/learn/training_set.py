@@ -197,6 +197,12 @@ def training_data(
     names = list(feature_names(feature_set, k=k, m=m, jokers=jokers))
     missing = [name for name in names if name not in frame]
     if missing:
+        if feature_set == "scaled":
+            raise ValueError(
+                f"the dataset lacks the scaled feature columns ({len(missing)} of "
+                f"{len(names)}); generate it with rumdiff generate --features scaled, or "
+                "rewrite its features with rumdiff.data.refeaturise_dataset"
+            )
         raise ValueError(f"the dataset lacks feature columns {missing}; rebuild it")
     y = compute_labels(frame, label_by, thresholds).astype(np.int64)
     if alone and len(np.unique(y)) < 2:
