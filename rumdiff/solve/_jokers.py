@@ -23,17 +23,8 @@ found through an open-addressing hash table, cleared after each step.
 import numpy as np
 from numba import njit
 
+from rumdiff.solve._hash import copied, rehashed, slot
 from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
-
-
-@njit(cache=True, inline="always")
-def _slot(keys, code, mask):
-    """The hash slot of ``code``: its own, or the empty one where it belongs."""
-    h = (code * 0x9E3779B97F4A7C15) >> 20
-    h &= mask
-    while keys[h] != -1 and keys[h] != code:
-        h = (h + 1) & mask
-    return h
 
 
 @njit(cache=True)
@@ -141,13 +132,13 @@ def joker_dp(
                         keys[hashed[t]] = -1
                     return 0, states, transitions, OVER_BUDGET
                 while 2 * (built + children) > keys.shape[0]:
-                    keys, places, hashed = _rehashed(keys, hashed, built)
+                    keys, places, hashed = rehashed(keys, hashed, built)
                 while built + children > ncode.shape[0]:
                     size_now = 2 * ncode.shape[0]
-                    ncode = _copied(ncode, size_now, built)
-                    nval = _copied(nval, size_now, built)
-                    naux = _copied(naux, size_now, built)
-                    norg = _copied(norg, size_now, built)
+                    ncode = copied(ncode, size_now, built)
+                    nval = copied(nval, size_now, built)
+                    naux = copied(naux, size_now, built)
+                    norg = copied(norg, size_now, built)
                 room = min(max_live, keys.shape[0] // 2, ncode.shape[0]) - built
                 stop = min(live, start + room // children)
                 for s in range(start, stop):
@@ -244,7 +235,7 @@ def joker_dp(
                     mask = keys.shape[0] - 1
                     for t in range(made):
                         key = made_key[t]
-                        h = _slot(keys, key, mask)
+                        h = slot(keys, key, mask)
                         if keys[h] == key:
                             pos = places[h]
                             if made_val[t] > nval[pos]:
@@ -286,9 +277,9 @@ def joker_dp(
             return 0, states, transitions, OVER_BUDGET
         if stored + live > lay_code.shape[0]:
             grow = max(stored + live, 2 * lay_code.shape[0])
-            lay_code = _copied(lay_code, grow, stored)
-            lay_org = _copied(lay_org, grow, stored)
-            lay_pick = _copied(lay_pick, grow, stored)
+            lay_code = copied(lay_code, grow, stored)
+            lay_org = copied(lay_org, grow, stored)
+            lay_pick = copied(lay_pick, grow, stored)
         for s in range(live):
             lay_code[stored + s] = code[s]
             lay_org[stored + s] = org[s]
@@ -348,7 +339,7 @@ def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys,
     mask = keys.shape[0] - 1
     hashed = np.empty(live, np.int64)
     for s in range(live):
-        h = _slot(keys, code[s], mask)
+        h = slot(keys, code[s], mask)
         keys[h] = code[s]
         places[h] = s
         hashed[s] = h
@@ -359,7 +350,7 @@ def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys,
         for fewer in range(min(owed, spent), spent + 1):
             other = runs + (fewer << top)
             if fewer < spent:
-                h = _slot(keys, other, mask)
+                h = slot(keys, other, mask)
                 if keys[h] == other and val[places[h]] >= val[s]:
                     beaten[s] = True
             for c in range(k):
@@ -369,7 +360,7 @@ def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys,
                     if better < 0 or beaten[s]:
                         continue
                     key = other + (better - cc) * radix[c]
-                    h = _slot(keys, key, mask)
+                    h = slot(keys, key, mask)
                     if keys[h] == key and val[places[h]] >= val[s]:
                         beaten[s] = True
     for s in range(live):
@@ -383,29 +374,3 @@ def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys,
             org[kept] = org[s]
             kept += 1
     return kept
-
-
-@njit(cache=True)
-def _copied(array, size, count):
-    """The first ``count`` entries of ``array`` in a new array of ``size``."""
-    bigger = np.empty(size, array.dtype)
-    for s in range(count):
-        bigger[s] = array[s]
-    return bigger
-
-
-@njit(cache=True)
-def _rehashed(keys, old, built):
-    """A hash table twice the size holding the keys of list entries 0..built - 1 (entry
-    t's at ``keys[old[t]]``)."""
-    size = 2 * keys.shape[0]
-    bigger = np.full(size, -1, np.int64)
-    places = np.empty(size, np.int64)
-    hashed = np.empty(size, np.int64)
-    for t in range(built):
-        key = keys[old[t]]
-        h = _slot(bigger, key, size - 1)
-        bigger[h] = key
-        places[h] = t
-        hashed[t] = h
-    return bigger, places, hashed
