@@ -175,9 +175,9 @@ def model_params(path: Path) -> dict:
     """The classifier parameters of the default model's sidecar, else the default grid's."""
     side = path.with_name(path.name + ".json")
     if side.is_file():
-        params = json.loads(side.read_text()).get("params")
-        if params and json.loads(side.read_text()).get("feature_set") == "scaled":
-            return params
+        metadata = json.loads(side.read_text())
+        if metadata.get("params") and metadata.get("feature_set") == "scaled":
+            return metadata["params"]
     grid = config.TRAIN_GRIDS["default"]
     return training.with_sample_cap({key: values[0] for key, values in grid.items()}, "default")
 

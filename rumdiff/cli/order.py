@@ -97,9 +97,9 @@ def _check(args) -> None:
 def _screen(args, low: int, high: int | None):
     """The filter and its sidecar entry: a model's, or None and why not."""
     from rumdiff.learn import EffortScreen, ModelError, screen_refusal
-    from rumdiff.learn.model import covers, load_model
+    from rumdiff.learn.model import load_model
     from rumdiff.learn.prediction import model_path
-    from rumdiff.learn.sidecar import read_model_sidecar
+    from rumdiff.learn.sidecar import covers, read_model_sidecar
 
     if args.no_filter:
         return None, {"used": False, "reason": "--no-filter"}

@@ -48,7 +48,7 @@ from rumdiff.learn.sidecar import (
     sidecar_path,
 )
 
-__all__ = ["Model", "ModelError", "build_model", "covers", "load_model", "save_model"]
+__all__ = ["Model", "ModelError", "build_model", "load_model", "save_model"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,7 +100,7 @@ class Model:
         from rumdiff.learn.training_set import scope_text
 
         if self.scope is None:
-            return f"G(k={self.k}, m={self.m}, n={self.n})"
+            return f"G({self.k}, {self.m}, {self.n})"
         return scope_text(self.scope)
 
     def covers(self, k: int, m: int, n: int, jokers: int = 0, table: bool = False) -> bool:

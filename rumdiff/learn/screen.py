@@ -26,8 +26,7 @@ def screen_refusal(model, *, k: int, m: int, n: int, jokers: int = 0, mode: str 
     if not model.covers(k, m, n, jokers, table=mode == "turn"):
         if model.scope is None and (k, m, n) == (model.k, model.m, model.n):
             return f"the model{where} was trained without jokers or a table"
-        known = model.family_text if model.scope else f"G({model.k}, {model.m}, {model.n})"
-        return f"the model{where} knows {known}, not G({k}, {m}, {n})"
+        return f"the model{where} knows {model.family_text}, not G({k}, {m}, {n})"
     if model.label_by != "search":
         return f"the model{where} predicts the {model.label_by} measure, not the search effort"
     return None

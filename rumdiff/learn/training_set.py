@@ -246,12 +246,11 @@ def scope_text(scope: dict) -> str:
 
 def family_name(data: TrainingData) -> str:
     """The family of one dataset's rows, such as ``"G(4, 2, 13) j=2 turn"``."""
-    modes = (data.metadata.get("parameters") or {}).get("mode")
-    jokers = (data.metadata.get("parameters") or {}).get("jokers") or 0
+    parameters = data.metadata.get("parameters") or {}
     name = f"G({data.k}, {data.m}, {data.n})"
-    if jokers:
-        name += f" j={jokers}"
-    return f"{name} {modes}" if modes else name
+    if parameters.get("jokers"):
+        name += f" j={parameters['jokers']}"
+    return f"{name} {parameters['mode']}" if parameters.get("mode") else name
 
 
 def combine_training_data(parts) -> TrainingData:
@@ -300,13 +299,13 @@ def combine_training_data(parts) -> TrainingData:
         values = list(values)
         return [int(min(values)), int(max(values))]
 
-    jokers = [int((p.metadata.get("parameters") or {}).get("jokers") or 0) for p in parts]
+    parameters = [p.metadata.get("parameters") or {} for p in parts]
     scope = {
         "k": span(p.k for p in parts),
         "m": span(p.m for p in parts),
         "n": span(p.n for p in parts),
-        "jokers": span(jokers),
-        "table": any((p.metadata.get("parameters") or {}).get("mode") == "turn" for p in parts),
+        "jokers": span(int(given.get("jokers") or 0) for given in parameters),
+        "table": any(given.get("mode") == "turn" for given in parameters),
         "copies_per_value": max(p.k * p.m for p in parts),
         "families": {name: int(np.sum(family == name)) for name in dict.fromkeys(names)},
     }
