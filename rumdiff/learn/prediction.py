@@ -18,9 +18,13 @@ from rumdiff import config
 __all__ = ["default_model_path", "format_table", "model_path", "predict", "to_csv"]
 
 
+#: The repository root: the folder that holds ``rumdiff/`` and ``models/``.
+_ROOT = Path(__file__).resolve().parents[2]
+
+
 def default_model_path() -> Path:
     """Where the default model lives: ``config.DEFAULT_MODEL`` under the repository root."""
-    return Path(__file__).resolve().parents[2] / config.DEFAULT_MODEL
+    return _ROOT / config.DEFAULT_MODEL
 
 
 def model_path(name) -> Path:
@@ -30,7 +34,7 @@ def model_path(name) -> Path:
     if name is None:
         return default_model_path()
     if name in config.NAMED_MODELS:
-        return Path(__file__).resolve().parents[2] / config.NAMED_MODELS[name]
+        return _ROOT / config.NAMED_MODELS[name]
     return Path(name)
 
 
