@@ -306,3 +306,7 @@ FEATURE_SET = "all"
 #: it decides most puzzles at a small share of the reference search's cost
 #: (docs/decisions/features.md).
 FEATURE_BOUND_NODES = 10_000
+#: Most states the bounded first pass of the joker DP behind the joker_bound_* features
+#: keeps (summed over values): it settles almost every turn, at a share of the
+#: reference search's cost (docs/decisions/cross-family.md, "The joker bound").
+FEATURE_JOKER_BOUND_STATES = 10_000

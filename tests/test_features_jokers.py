@@ -137,9 +137,14 @@ def slow_joker_features(puzzle: Puzzle) -> dict:
 # --- the features against their twins ----------------------------------------------------
 
 
+#: The features of the joker DP's bounded first pass, tested on their own below.
+BOUND = ("joker_bound_met", "joker_bound_refuted", "joker_bound_transitions")
+
+
 def test_joker_features_on_hand_cases():
     def features(puzzle):
-        return {name: int(v[0]) for name, v in joker_features(puzzle).items()}
+        got = joker_features(puzzle)
+        return {name: int(v[0]) for name, v in got.items() if name not in BOUND}
 
     # 1b 3b 5g 5r and a joker (G(4, 2, 6)): nothing is placeable without it; with it each
     # tile is (1b J=2b 3b, 5g 5r J), though not all at once; 2b is a bridge, 5 a group.
@@ -181,7 +186,7 @@ def test_joker_features_match_slow_twin(seed):
     puzzles = tiny_puzzles(100 + seed, 150)
     placeable = 0
     for puzzle in puzzles:
-        got = {name: int(v[0]) for name, v in joker_features(puzzle).items()}
+        got = {name: int(v[0]) for name, v in joker_features(puzzle).items() if name not in BOUND}
         expected = slow_joker_features(puzzle)
         cap0 = expected.pop("cap0")
         if expected["joker_lower"] is None:
@@ -230,6 +235,68 @@ def test_bounds_hold_the_optimum():
             needing += 1
             assert puzzle.jokers > 0
     assert feasible > 100 and below > 10 and needing > 5
+
+
+def test_joker_bound_says_whether_every_tile_can_be_placed():
+    """met: the optimum places every regular tile (brute force); refuted: it does not, or
+    no arrangement places the table; puzzles without jokers or a table: all zeros."""
+    puzzles = tiny_puzzles(21, 400, jokers=2)
+    met = refuted = plain = 0
+    for puzzle in puzzles:
+        got = joker_features(puzzle)
+        bound = tuple(int(got[name][0]) for name in BOUND)
+        if puzzle.plain:
+            assert bound == (0, 0, 0)
+            plain += 1
+            continue
+        best = solve_brute_force(puzzle)
+        places_all = best is not None and best == puzzle.points
+        assert bound[:2] == (int(places_all), int(not places_all)), puzzle
+        assert bound[2] >= 0
+        met += places_all
+        refuted += not places_all
+    assert met > 20 and refuted > 20 and plain > 5
+    # A stack of one family with 0..2 jokers gives each puzzle its own row.
+    family = [p for p in puzzles if (p.k, p.m, p.n) == (puzzles[0].k, puzzles[0].m, puzzles[0].n)]
+    stacked = joker_features(Puzzles.from_list(family))
+    assert len({p.jokers for p in family}) > 1
+    for row, puzzle in enumerate(family):
+        alone = joker_features(puzzle)
+        for name in BOUND:
+            assert stacked[name][row] == alone[name][0], (name, puzzle)
+
+
+def test_joker_bound_is_the_reference_search_first_pass():
+    """On turns (a table), the reference search's joker DP starts with this very pass: when
+    it places every tile, the search's effort is its transitions; else the search goes on."""
+    from rumdiff.data.turns import generate_turns
+    from rumdiff.solve import search_effort
+
+    turns, _, _ = generate_turns(60, k=4, m=2, n=13, jokers=2, seed=5)
+    got = joker_features(turns)
+    seen = set()
+    for row in range(len(turns)):
+        effort = search_effort(turns[row])
+        met, refuted, transitions = (int(got[name][row]) for name in BOUND)
+        assert met + refuted == 1 and transitions > 0
+        if met:
+            assert effort.transitions == transitions and effort.score == turns[row].points
+        else:
+            assert effort.transitions > transitions
+            assert effort.score is None or effort.score < turns[row].points
+        seen.add(met)
+    assert seen == {0, 1}
+
+
+def test_joker_bound_budget(monkeypatch):
+    """Out of states, the pass decides nothing: neither met nor refuted."""
+    from rumdiff.data.turns import generate_turns
+
+    turns, _, _ = generate_turns(10, k=4, m=2, n=13, jokers=2, seed=6)
+    monkeypatch.setattr(config, "FEATURE_JOKER_BOUND_STATES", 2)
+    got = joker_features(turns)
+    assert not got["joker_bound_met"].any() and not got["joker_bound_refuted"].any()
+    assert (got["joker_bound_transitions"] > 0).all()
 
 
 @pytest.mark.parametrize(("k", "m", "n"), [(4, 2, 40), (3, 3, 20), (5, 1, 30), (2, 2, 15)])

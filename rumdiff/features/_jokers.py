@@ -7,7 +7,10 @@ Capacities reuse the solver's own cell rules (``rumdiff.solve._tiles``).
 import numpy as np
 from numba import njit
 
+from rumdiff.solve._jokers import joker_dp
 from rumdiff.solve._tiles import (
+    NOT_REACHED,
+    OK,
     colour_runs,
     group_index,
     max_groups_row,
@@ -147,4 +150,47 @@ def joker_stack(stack, table, jokers, table_jokers, m, s, gv, tables, out):
         )  # fmt: skip
         for column in range(len(row)):
             out[p, column] = row[column]
+    return out
+
+
+@njit(cache=True)
+def joker_bound_stack(stack, table, table_jokers, rows, j, tables, groups, pair, budget, out):
+    """The first pass of the reference search's joker DP on the puzzles ``rows`` (each
+    with ``j`` jokers), stopped after ``budget = (max_states, max_live)`` states: one row
+    of ``out`` per puzzle, ``(met, refuted, transitions)``.
+
+    The pass aims at every regular tile placed and drops a state as soon as it has lost a
+    point, as ``rumdiff.solve.jokers.run_joker_dp`` does first (``tables``, ``groups`` and
+    ``pair`` as :func:`rumdiff.solve.jokers.joker_tables` gives them). ``met``: it found
+    an arrangement placing every tile; ``refuted``: it proved there is none; neither: the
+    budget ran out first.
+    """
+    count, n, k = stack.shape
+    x = np.empty((n, k), np.int64)
+    need = np.empty((n, k), np.int64)
+    values = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        values[i] = n - i  # rows walk the values downwards, as the reference search's
+    ahead = np.zeros((n + 2, j + 1), np.int64)
+    path = np.zeros(n, np.int64)
+    picks = np.zeros(n, np.int64)
+    max_states, max_live = budget
+    for p in rows:
+        for i in range(n):
+            for c in range(k):
+                x[i, c] = stack[p, n - 1 - i, c]
+                need[i, c] = table[p, n - 1 - i, c]
+        # What rows i.. may still add: the points of every tile there.
+        total = 0
+        for i in range(n - 1, -1, -1):
+            for c in range(k):
+                total += values[i] * x[i, c]
+            ahead[i, :] = total
+        _, _, transitions, status = joker_dp(
+            x, need, values, ahead, j, table_jokers[p], tables, groups, pair, total,
+            (max_states, max_live, np.int64(0), False), path, picks,
+        )  # fmt: skip
+        out[p, 0] = status == OK
+        out[p, 1] = status == NOT_REACHED
+        out[p, 2] = transitions
     return out

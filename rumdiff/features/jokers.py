@@ -51,6 +51,16 @@ JOKER_FEATURES = {
     "table_blocked": "table copies beyond what joker_upper lets valid sets hold: "
     "positive proves the table cannot be placed whole (the DP answers infeasible, "
     "usually after little work).",
+    "joker_bound_met": "1 when the first pass of the reference search's joker DP, stopped "
+    "after config.FEATURE_JOKER_BOUND_STATES states, finds an arrangement that places "
+    "every tile: the search then ends after that pass (0 for a puzzle without jokers or "
+    "a table, which never runs the joker DP).",
+    "joker_bound_refuted": "1 when that bounded pass proves that no arrangement places "
+    "every tile: the search needs a second pass, aimed at the lower bound, which prunes "
+    "far less.",
+    "joker_bound_transitions": "transitions that bounded pass tried: the partial "
+    "arrangements that have lost no tile yet, a sample of the search's space taken "
+    "where it is narrowest, which grows with the space the second pass must walk.",
 }
 
 
@@ -110,4 +120,29 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     kernels.joker_stack(puzzles.copies, table, jokers, table_jokers, m, config.S, gv, tables, out)
     columns = dict(zip(kernels.JOKER_COLUMNS, out.T, strict=True))
     columns["joker_gap"] = columns["joker_upper"] - columns["joker_lower"]
+    bound = _joker_bound(puzzles.copies, table, jokers, table_jokers, puzzles.k, m)
+    for column, name in enumerate(("joker_bound_met", "joker_bound_refuted",
+                                   "joker_bound_transitions")):  # fmt: skip
+        columns[name] = bound[:, column]
     return {name: np.ascontiguousarray(columns[name]) for name in JOKER_FEATURES}
+
+
+def _joker_bound(copies, table, jokers, table_jokers, k: int, m: int) -> np.ndarray:
+    """``(met, refuted, transitions)`` of the bounded first pass of the joker DP, one
+    row per puzzle (zeros for puzzles without jokers or a table).
+
+    Wraps the kernel ``rumdiff.features._jokers.joker_bound_stack``, once per joker
+    count, since the DP's tables depend on it.
+    """
+    from rumdiff.features import _jokers as kernels
+    from rumdiff.solve.jokers import joker_tables
+
+    out = np.zeros((len(copies), 3), dtype=np.int64)
+    dp = (jokers > 0) | (table_jokers > 0) | table.any(axis=(1, 2))
+    budget = (np.int64(config.FEATURE_JOKER_BOUND_STATES), np.int64(config.MAX_LIVE_STATES))
+    for j in np.unique(jokers[dp]).tolist():
+        rows = np.flatnonzero(dp & (jokers == j))
+        tables, groups, pair = joker_tables(k, m, j)
+        kernels.joker_bound_stack(copies, table, table_jokers, rows, np.int64(j), tables,
+                                  groups, pair, budget, out)  # fmt: skip
+    return out

@@ -63,6 +63,9 @@ SCALED_FEATURES = {
     "dp_run_states": "joint run states of the segments the DP must search (unscaled)",
     "unpruned_transitions": "transitions the reference search would try unpruned (unscaled)",
     "table_blocked": "table copies beyond what valid sets can hold: proves infeasible",
+    "joker_bound_met": "the joker DP's first pass, bounded, places every tile (0 or 1)",
+    "joker_bound_refuted": "that bounded pass proves no arrangement places every tile",
+    "joker_bound_transitions": "transitions that bounded pass tried (a search size, unscaled)",
 }
 
 
@@ -81,6 +84,9 @@ _UNSCALED = (
     "dp_run_states",
     "unpruned_transitions",
     "table_blocked",
+    "joker_bound_met",
+    "joker_bound_refuted",
+    "joker_bound_transitions",
 )
 
 

@@ -29,7 +29,7 @@ from rumdiff.solve.arrangement import Arrangement, Group, Run
 from rumdiff.solve.groups import group_value_table, joker_group_table, pair_code
 from rumdiff.solve.runstates import complete_run_states
 
-__all__ = ["OBJECTIVES", "run_joker_dp", "rebuild"]
+__all__ = ["OBJECTIVES", "joker_tables", "run_joker_dp", "rebuild"]
 
 #: What a solve maximises: the value placed, or the rack tiles placed (ties by value).
 OBJECTIVES = ("value", "tiles")
@@ -79,6 +79,18 @@ def _big(puzzle: Puzzle, objective: str) -> int:
     return 0 if objective == "value" else puzzle.points + 1
 
 
+def joker_tables(k: int, m: int, jokers: int) -> tuple:
+    """The tables :func:`~rumdiff.solve._jokers.joker_dp` takes for G(k, m, .) with
+    ``jokers`` jokers: ``(tables, groups, pair)``, its ``tables``, ``groups`` and
+    ``pair`` arguments (cached, read-only)."""
+    tables = complete_run_states(m + jokers)
+    arrays = (
+        tables.first, tables.used, tables.next_state, tables.nonzero, _upgrades(tables.m),
+        _short_runs(tables.m),
+    )  # fmt: skip
+    return arrays, joker_group_table(k, m, jokers), _pair_codes(m)
+
+
 def run_joker_dp(
     puzzle: Puzzle,
     objective: str,
@@ -110,19 +122,13 @@ def run_joker_dp(
     from rumdiff.solve._jokers import joker_dp
     from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
-    tables = complete_run_states(puzzle.m + puzzle.jokers)
+    arrays, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
     x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
     need = np.ascontiguousarray(puzzle.table_copies[::-1], dtype=np.int64)
     big = _big(puzzle, objective)
     values = np.zeros(puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big
     path = np.zeros((2, puzzle.n), dtype=np.int64)
-    arrays = (
-        tables.first, tables.used, tables.next_state, tables.nonzero, _upgrades(tables.m),
-        _short_runs(tables.m),
-    )  # fmt: skip
-    groups = joker_group_table(puzzle.k, puzzle.m, puzzle.jokers)
-    pair = _pair_codes(puzzle.m)
     limits = (np.int64(max_states), np.int64(config.MAX_LIVE_STATES))
     if fast:
         work = np.zeros(3, dtype=np.int64)
