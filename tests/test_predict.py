@@ -243,6 +243,29 @@ def test_the_default_model_answers_for_every_family_the_issue_names(tmp_path, ca
     assert error.count("\n") == 1 and "outside the scope" in error and "k * m <= 15" in error
 
 
+def test_a_table_is_never_easy(capsys):
+    """The reference search runs its DP on every table, so no table puzzle is easy; the
+    default model, which once gave a 5-tile table 0.66 easy, must not say so."""
+    if not _shipped_model_usable(default_model_path()):
+        pytest.skip("the shipped model was saved with another scikit-learn")
+    from rumdiff.learn.model import load_model
+    from rumdiff.puzzle import Puzzle, Puzzles
+
+    model = load_model(default_model_path())
+    tiles = [(5, 0), (5, 1), (5, 2), (5, 3)]
+    table = Puzzles.from_list([Puzzle.from_tiles([], k=5, m=2, n=13, table=[*tiles, "J"]),
+                               Puzzle.from_tiles([(1, 0)], k=5, m=2, n=13, table=tiles)])  # fmt: skip
+    plain = Puzzles.from_list([Puzzle.from_tiles(tiles, k=5, m=2, n=13)])
+    for puzzles in (table, plain):
+        frame = predict(model, puzzles)
+        proba = frame[[f"p_{name}" for name in model.class_names]].to_numpy()
+        assert np.allclose(proba.sum(axis=1), 1.0)
+        if puzzles is table:
+            assert (frame["p_easy"] == 0).all() and (frame["difficulty"] != "easy").all()
+    # The same tiles as a rack alone are settled by the bounds: easy stays possible.
+    assert frame["p_easy"].iloc[0] > 0.5
+
+
 def test_model_thesis_names_the_shipped_model_of_the_thesis_family(capsys):
     from rumdiff.learn.prediction import model_path
 
