@@ -253,8 +253,10 @@ def test_a_table_is_never_easy(capsys):
 
     model = load_model(default_model_path())
     tiles = [(5, 0), (5, 1), (5, 2), (5, 3)]
-    table = Puzzles.from_list([Puzzle.from_tiles([], k=5, m=2, n=13, table=[*tiles, "J"]),
-                               Puzzle.from_tiles([(1, 0)], k=5, m=2, n=13, table=tiles)])  # fmt: skip
+    table = Puzzles.from_list([
+        Puzzle.from_tiles([], k=5, m=2, n=13, table=[*tiles, "J"]),
+        Puzzle.from_tiles([(1, 0)], k=5, m=2, n=13, table=tiles),
+    ])  # fmt: skip
     plain = Puzzles.from_list([Puzzle.from_tiles(tiles, k=5, m=2, n=13)])
     for puzzles in (table, plain):
         frame = predict(model, puzzles)

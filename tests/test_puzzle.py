@@ -47,3 +47,14 @@ def test_stack_and_iterate():
     with pytest.raises(ValueError, match="differ"):
         Puzzles.from_list([puzzles[0], Puzzle(np.zeros((11, 4), dtype=int))])
     assert len(Puzzles.empty(k=4, m=2, n=10)) == 0
+
+
+def test_tabled_says_which_puzzles_have_a_table():
+    rack = Puzzle.from_tiles([(1, 0), (2, 0), (3, 0)], k=4, m=2, n=5)
+    tiles = Puzzle.from_tiles([(1, 0)], k=4, m=2, n=5, table=[(2, 0), (3, 0), (4, 0)])
+    joker = Puzzle.from_tiles([(1, 0)], k=4, m=2, n=5, table=["J"])
+    rack_joker = Puzzle.from_tiles([(1, 0)], k=4, m=2, n=5, jokers=1)
+    stack = Puzzles.from_list([rack, tiles, joker, rack_joker])
+    assert stack.tabled.tolist() == [False, True, True, False]
+    assert Puzzles.from_list([rack, rack]).tabled.tolist() == [False, False]
+    assert Puzzles.empty(k=4, m=2, n=5).tabled.shape == (0,)

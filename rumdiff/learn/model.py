@@ -180,11 +180,11 @@ class Model:
             # Easy means the bounds settle the puzzle, and the reference search runs its
             # DP on every table (docs/search-effort.md): a table is never easy, though a
             # forest that saw few tiny tables may say so.
-            tabled = _tabled(puzzles)
+            tabled = puzzles.tabled
             out[tabled, self.classes.index(1)] = 0.0
             total = out[tabled].sum(axis=1, keepdims=True)
             out[tabled] = np.where(total > 0, out[tabled] / np.maximum(total, 1e-300), 0.0)
-            if 2 in self.classes:
+            if 2 in self.classes:  # all it gave was easy: the class above it
                 out[tabled & (out.sum(axis=1) == 0), self.classes.index(2)] = 1.0
         return out
 
@@ -198,18 +198,6 @@ class Model:
             return np.zeros((0, 3))
         z = np.column_stack([self.regressor.predict(X), tree_quantiles(self.regressor, X)])
         return np.maximum(10.0**z - config.EFFORT_FLOOR[self.label_by], 0.0)
-
-
-def _tabled(puzzles) -> np.ndarray:
-    """Which puzzles have a table (tiles or jokers on it); a bare array has none."""
-    rows = np.zeros(len(puzzles), dtype=bool)
-    table = getattr(puzzles, "table", None)
-    if table is not None:
-        rows |= np.asarray(table).reshape(len(puzzles), -1).any(axis=1)
-    table_jokers = getattr(puzzles, "table_jokers", None)
-    if table_jokers is not None:
-        rows |= np.asarray(table_jokers) > 0
-    return rows
 
 
 def build_model(result) -> Model:

@@ -284,6 +284,16 @@ class Puzzles:
         """True when no puzzle has jokers or a table."""
         return self.jokers is None and self.table is None
 
+    @property
+    def tabled(self) -> np.ndarray:
+        """Per puzzle, whether it has a table (tiles or jokers on it)."""
+        rows = np.zeros(len(self), dtype=bool)
+        if self.table is not None:
+            rows |= self.table.reshape(len(self), -1).any(axis=1)
+        if self.table_jokers is not None:
+            rows |= self.table_jokers > 0
+        return rows
+
     @classmethod
     def from_list(cls, puzzles, *, source: str = ""):
         """Stack a non-empty list of :class:`Puzzle` of one shape and one m."""
