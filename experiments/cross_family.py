@@ -7,8 +7,9 @@ Reads the datasets of the training mix (models/default-mix.txt, built by
 1. **scale**: per family, the share of puzzles the bounds settle (easy), the quartiles of
    the search effort of the rest, and the share of each class under the thresholds;
 2. **cv**: 10-fold stratified cross-validation on the whole mix (the folds
-   ``rumdiff train`` uses), scored per family: accuracy, macro-F1 and Spearman's rho of
-   the difficulty score (log10 effort) against the truth;
+   ``rumdiff train`` uses), scored per family: accuracy, macro-F1, Spearman's rho and
+   RMSE of the difficulty score (log10 effort) against the truth; then how close to a
+   class cut the misclassified puzzles lie;
 3. **held out**: leave one group of families out, train on the rest, score the group
    (:data:`HELD_OUT`): the real game's turns, k = 6, m = 1, then harder cuts: every
    G(4, 2, 13) dataset, m = 3, n = 200, every turn, every puzzle with jokers.
@@ -89,7 +90,20 @@ def scores(y, guess, z, z_guess) -> dict:
         "accuracy": float(np.mean(y == guess)),
         "macro_f1": float(f1_score(y, guess, average="macro", labels=labels, zero_division=0)),
         "spearman": float(rho),
+        "rmse": float(np.sqrt(np.mean((z - z_guess) ** 2))),
     }
+
+
+def near_cut(data, guess, thresholds) -> str:
+    """How far from the nearest class cut the misclassified searched puzzles lie, in
+    log10 units: a class error within the score's own RMSE of a cut is one no ranking
+    can avoid."""
+    wrong = (guess != data.y) & (data.effort > 0)
+    distance = np.min(np.abs(np.log10(data.effort[wrong, None] + 1) - np.log10(thresholds)),
+                      axis=1)  # fmt: skip
+    shares = ", ".join(f"{np.mean(distance < d):.0%} within {d}" for d in (0.1, 0.2, 0.3))
+    return (f"misclassified: {wrong.sum():,} searched puzzles; their distance to the "
+            f"nearest cut in log10: {shares}")  # fmt: skip
 
 
 def scale_table(data) -> pd.DataFrame:
@@ -133,7 +147,7 @@ def cv_table(data, params, folds, seed, jobs) -> pd.DataFrame:
         here = data.family == name
         rows.append({"family": name, **scores(data.y[here], guess[here], data.target[here],
                                                z_guess[here])})  # fmt: skip
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), guess
 
 
 def held_out_table(data, keys, params, seed, jobs) -> pd.DataFrame:
@@ -206,7 +220,9 @@ def main(argv=None) -> None:
               f"{high:,.0f} (config.LABEL_THRESHOLDS['search'] rounds them)\n")  # fmt: skip
     if args.only in (None, "cv"):
         print(f"## {args.folds}-fold cross-validation on the mix, per family\n")
-        print(markdown(cv_table(data, params, args.folds, args.seed, args.jobs)))
+        table, guess = cv_table(data, params, args.folds, args.seed, args.jobs)
+        print(markdown(table))
+        print(near_cut(data, guess, thresholds) + "\n")
     if args.only in (None, "held-out"):
         print("## Held out: trained without the group, scored on it\n")
         print(markdown(held_out_table(data, keys, params, args.seed, args.jobs)))

@@ -1,0 +1,77 @@
+"""Benchmark: what the joker bound features cost beside the search they predict.
+
+The ``joker_bound_*`` features (``rumdiff/features/jokers.py``) run the reference
+search's first joker pass, stopped after ``config.FEATURE_JOKER_BOUND_STATES`` states. A
+prediction is worth having when it costs less than the search: for seeded puzzles of the
+joker families of the default model's mix, this script times, in this one process, the
+whole scaled feature set of the puzzles, the same with a budget of 0 states (the
+features as they were without the bound), and the reference search of each
+(``rumdiff.solve.search_effort``), and prints the ratios and the share of the search's
+transitions that the bounded pass tried (in total, and the median per puzzle).
+
+    python experiments/bench_joker_bound.py               # 300 puzzles a family
+    python experiments/bench_joker_bound.py --count 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.data.generator import generate
+from rumdiff.features import compute_features
+from rumdiff.solve import search_effort
+
+#: (k, m, n, mode, jokers) of the families timed: the mix's joker families.
+FAMILIES = (
+    (4, 2, 13, "turn", 2),
+    (4, 3, 13, "turn", 2),
+    (6, 2, 13, "turn", 2),
+    (4, 1, 40, "turn", 2),
+    (4, 2, 13, "simplex", 2),
+    (5, 2, 50, "simplex", 1),
+    (4, 2, 100, "simplex", 2),
+)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    warm = generate(2, k=4, m=2, n=13, mode="turn", jokers=2, seed=args.seed).puzzles
+    compute_features(warm, m=2, feature_set="scaled")  # compile outside the timing
+    search_effort(warm[0])
+    print("| family | puzzles | features, ms a puzzle | without the bound | reference search, "
+          "ms a puzzle | features / search | without the bound | bound transitions / "
+          "search's, total | median a puzzle |\n|---|---:|---:|---:|---:|---:|---:|---:|"
+          "---:|")  # fmt: skip
+    budget = config.FEATURE_JOKER_BOUND_STATES
+    for k, m, n, mode, jokers in FAMILIES:
+        count = args.count if n <= 50 else max(1, args.count // 6)
+        puzzles = generate(count, k=k, m=m, n=n, mode=mode, jokers=jokers, seed=args.seed).puzzles
+        started = time.perf_counter()
+        features = compute_features(puzzles, m=m, feature_set="scaled")
+        feature_seconds = time.perf_counter() - started
+        config.FEATURE_JOKER_BOUND_STATES = 0  # the pass stops at once
+        started = time.perf_counter()
+        compute_features(puzzles, m=m, feature_set="scaled")
+        without = time.perf_counter() - started
+        config.FEATURE_JOKER_BOUND_STATES = budget
+        started = time.perf_counter()
+        efforts = [search_effort(puzzles[i]).transitions for i in range(count)]
+        search_seconds = time.perf_counter() - started
+        bound = features["joker_bound_transitions"].to_numpy(float)
+        effort = np.maximum(np.asarray(efforts, dtype=float), 1)
+        print(f"| G({k}, {m}, {n}) j={jokers} {mode} | {count} | "
+              f"{1000 * feature_seconds / count:.2f} | {1000 * without / count:.2f} | "
+              f"{1000 * search_seconds / count:.2f} | {feature_seconds / search_seconds:.2f} | "
+              f"{without / search_seconds:.2f} | {bound.sum() / effort.sum():.3f} | "
+              f"{np.median(bound / effort):.3f} |")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
