@@ -123,6 +123,12 @@ def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path):
         (["--difficulty", "hard", "--thresholds", "1,2"], "--effort LOW:HIGH"),
         (["--difficulty", "hard", "--label-by", "time"], "--effort LOW:HIGH"),
         (["--difficulty", "hard", "--scheduler", "tcp://h:1"], "--scheduler"),
+        (["--difficulty", "hard", "--features", "scaled"], "--features would be ignored"),
+        (["--effort", "1:5", "--chunk-size", "7"], "--chunk-size would be ignored"),
+        (
+            ["--difficulty", "hard", "--solvers", "dp", "--beam-width", "8"],
+            "--solvers and --beam-width would",
+        ),  # fmt: skip
         (["--difficulty", "hard", "--count", "5", "--max-candidates", "4"], "--max-candidates"),
         (["--difficulty", "harder"], "invalid choice"),
         (["--effort", "5:3"], "empty"),

@@ -86,6 +86,18 @@ def _check(args) -> None:
         )
     if args.scheduler is not None:
         raise UserError("--difficulty and --effort run on local processes, not --scheduler")
+    dataset_only = {
+        "--features": args.features != config.DATASET_FEATURE_SET,
+        "--chunk-size": args.chunk_size != config.DATASET_CHUNK,
+        "--solvers": args.solvers is not None,
+        "--beam-width": args.beam_width != config.BEAM_WIDTH,
+    }
+    given = [option for option, changed in dataset_only.items() if changed]
+    if given:
+        raise UserError(
+            f"--difficulty and --effort write a puzzle file and its solutions, not a dataset: "
+            f"{' and '.join(given)} would be ignored"
+        )
     if args.out is None:
         raise UserError("OUT is required: the puzzle file to write")
     if args.count > args.max_candidates:
