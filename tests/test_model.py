@@ -179,3 +179,43 @@ def test_save_is_atomic_and_leaves_no_temporary_files(trained, tmp_path):
     assert again.path == str(target)
     assert sorted(p.name for p in target.parent.iterdir()) == ["m.skops", "m.skops.json"]
     assert load_model(target).metadata["model_sha256"] == again.metadata["model_sha256"]
+
+
+class _Forest:
+    """A stand-in forest that gives every row the same class probabilities."""
+
+    def __init__(self, classes, proba):
+        self.classes_ = np.asarray(classes)
+        self.proba = np.asarray(proba, dtype=float)
+
+    def predict_proba(self, X):
+        return np.tile(self.proba, (len(X), 1))
+
+
+@pytest.mark.parametrize(
+    ("classes", "proba", "label_by", "expected"),
+    [
+        ([1, 2, 3, 4], [0.6, 0.2, 0.2, 0.0], "search", [0.0, 0.5, 0.5, 0.0]),
+        ([1, 2, 3, 4], [1.0, 0.0, 0.0, 0.0], "search", [0.0, 1.0, 0.0, 0.0]),
+        ([1, 3, 4], [1.0, 0.0, 0.0], "search", [0.0, 1.0, 0.0]),  # no moderate: medium
+        ([1, 2, 3, 4], [0.6, 0.2, 0.2, 0.0], "time", [0.6, 0.2, 0.2, 0.0]),  # no promise
+        ([2, 3, 4], [0.5, 0.5, 0.0], "search", [0.5, 0.5, 0.0]),
+    ],
+)
+def test_a_table_is_never_easy_under_search_labels(classes, proba, label_by, expected):
+    from sklearn.pipeline import Pipeline
+
+    from rumdiff.learn.model import Model
+    from rumdiff.puzzle import Puzzle, Puzzles
+
+    names = [config.CLASS_NAMES[c] for c in classes]
+    model = Model(
+        pipeline=Pipeline([("forest", _Forest(classes, proba))]),
+        regressor=None,
+        metadata={"classes": classes, "class_names": names, "label_by": label_by},
+    )
+    table = Puzzle.from_tiles([(1, 0)], k=4, m=2, n=5, table=[(2, 0), (3, 0), (4, 0)])
+    rack = Puzzle.from_tiles([(2, 0), (3, 0), (4, 0)], k=4, m=2, n=5)
+    got = model.predict_proba(Puzzles.from_list([table, rack]), X=np.zeros((2, 1)))
+    assert np.allclose(got[0], expected) and np.allclose(got[1], proba)
+    assert np.allclose(got.sum(axis=1), 1.0)

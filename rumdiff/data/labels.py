@@ -34,6 +34,7 @@ __all__ = [
     "compute_labels",
     "label_by_time",
     "label_by_transitions",
+    "never_easy",
     "label_name",
     "suggest_thresholds",
     "tercile_thresholds",
@@ -213,3 +214,21 @@ def suggest_thresholds(
     if best is None:
         raise ValueError(f"no pair of thresholds gives every class {100 * min_share:g}% of puzzles")
     return best
+
+
+def never_easy(label_by: str, puzzles) -> np.ndarray:
+    """Per puzzle, whether the label measure can never call it easy.
+
+    Under search labels, easy means the bounds settle the puzzle, and the reference
+    search runs its DP on every table (docs/search-effort.md): a puzzle with a table
+    needs at least one transition. The other measures promise nothing of the kind.
+
+    Parameters
+    ----------
+    label_by : str
+        One of ``config.LABEL_MEASURES``.
+    puzzles : rumdiff.puzzle.Puzzles
+    """
+    if label_by != "search":
+        return np.zeros(len(puzzles), dtype=bool)
+    return puzzles.tabled

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from rumdiff import __version__, config
+from rumdiff.data.labels import never_easy
 from rumdiff.learn.sidecar import (
     PICKLE_HINT,
     ModelError,
@@ -176,16 +177,15 @@ class Model:
         forest = self.pipeline.named_steps["forest"]
         columns = [self.classes.index(int(c)) for c in forest.classes_]
         out[:, columns] = forest.predict_proba(X)
-        if self.label_by == "search" and 1 in self.classes:
-            # Easy means the bounds settle the puzzle, and the reference search runs its
-            # DP on every table (docs/search-effort.md): a table is never easy, though a
-            # forest that saw few tiny tables may say so.
-            tabled = puzzles.tabled
-            out[tabled, self.classes.index(1)] = 0.0
-            total = out[tabled].sum(axis=1, keepdims=True)
-            out[tabled] = np.where(total > 0, out[tabled] / np.maximum(total, 1e-300), 0.0)
-            if 2 in self.classes:  # all it gave was easy: the class above it
-                out[tabled & (out.sum(axis=1) == 0), self.classes.index(2)] = 1.0
+        # A forest that saw few tiny tables may call one easy, which no table can be.
+        never = never_easy(self.label_by, puzzles)
+        if never.any() and 1 in self.classes and len(self.classes) > 1:
+            out[never, self.classes.index(1)] = 0.0
+            total = out[never].sum(axis=1, keepdims=True)
+            out[never] = np.where(total > 0, out[never] / np.maximum(total, 1e-300), 0.0)
+            # All it gave was easy: the lowest class above it.
+            above = min(self.classes.index(c) for c in self.classes if c != 1)
+            out[never & (out.sum(axis=1) == 0), above] = 1.0
         return out
 
     def predict_effort(self, puzzles, X=None) -> np.ndarray:
@@ -197,7 +197,10 @@ class Model:
         if len(X) == 0:
             return np.zeros((0, 3))
         z = np.column_stack([self.regressor.predict(X), tree_quantiles(self.regressor, X)])
-        return np.maximum(10.0**z - config.EFFORT_FLOOR[self.label_by], 0.0)
+        effort = np.maximum(10.0**z - config.EFFORT_FLOOR[self.label_by], 0.0)
+        never = never_easy(self.label_by, puzzles)  # at least one transition
+        effort[never] = np.maximum(effort[never], 1.0)
+        return effort
 
 
 def build_model(result) -> Model:
@@ -227,6 +230,7 @@ def build_model(result) -> Model:
 def _metadata(result) -> dict:
     import sklearn
 
+    from rumdiff.data.io import git_commit
     from rumdiff.data.labels import class_counts
     from rumdiff.data.schema import beam_width_of
 
@@ -240,7 +244,7 @@ def _metadata(result) -> dict:
         "numpy_version": np.__version__,
         "python_version": platform.python_version(),
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        **_git(),
+        **git_commit(),
         "k": data.k,
         "m": data.m,
         "n": data.n,
@@ -281,12 +285,6 @@ def _metadata(result) -> dict:
             "effort": regression,
         },
     }
-
-
-def _git() -> dict:
-    from rumdiff.data.io import git_commit
-
-    return git_commit()
 
 
 def save_model(model: Model, path) -> Model:
