@@ -161,9 +161,11 @@ def joker_bound_stack(stack, table, table_jokers, rows, j, tables, groups, pair,
 
     The pass aims at every regular tile placed and drops a state as soon as it has lost a
     point, as ``rumdiff.solve.jokers.run_joker_dp`` does first (``tables``, ``groups`` and
-    ``pair`` as :func:`rumdiff.solve.jokers.joker_tables` gives them). ``met``: it found
-    an arrangement placing every tile; ``refuted``: it proved there is none; neither: the
-    budget ran out first.
+    ``pair`` as :func:`rumdiff.solve.jokers.joker_tables` gives them): the same rows
+    (values downwards), values and bounds as it builds in Python, here per puzzle without
+    allocating (the tests compare every column with it). ``met``: it found an arrangement
+    placing every tile; ``refuted``: it proved there is none; neither: the budget ran
+    out first.
     """
     count, n, k = stack.shape
     x = np.empty((n, k), np.int64)

@@ -53,8 +53,9 @@ JOKER_FEATURES = {
     "usually after little work).",
     "joker_bound_met": "1 when the first pass of the reference search's joker DP, stopped "
     "after config.FEATURE_JOKER_BOUND_STATES states, finds an arrangement that places "
-    "every tile: the search then ends after that pass (0 for a puzzle without jokers or "
-    "a table, which never runs the joker DP).",
+    "every tile: the search then ends after that pass, or never needs it when the "
+    "joker-free optimum already places every tile (0 for a puzzle without jokers or a "
+    "table, which never runs the joker DP).",
     "joker_bound_refuted": "1 when that bounded pass proves that no arrangement places "
     "every tile: the search needs a second pass, aimed at the lower bound, which prunes "
     "far less.",
@@ -89,7 +90,8 @@ def as_puzzles(copies, *, m: int) -> Puzzles:
 def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     """The joker features of a stack of puzzles, column by column.
 
-    Wraps the kernel ``rumdiff.features._jokers.joker_stack``.
+    Wraps the kernels ``rumdiff.features._jokers.joker_stack`` and (for the
+    ``joker_bound_*`` columns) ``joker_bound_stack``.
 
     Parameters
     ----------

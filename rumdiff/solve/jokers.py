@@ -80,9 +80,11 @@ def _big(puzzle: Puzzle, objective: str) -> int:
 
 
 def joker_tables(k: int, m: int, jokers: int) -> tuple:
-    """The tables :func:`~rumdiff.solve._jokers.joker_dp` takes for G(k, m, .) with
-    ``jokers`` jokers: ``(tables, groups, pair)``, its ``tables``, ``groups`` and
-    ``pair`` arguments (cached, read-only)."""
+    """The tables :func:`~rumdiff.solve._jokers.joker_dp` takes for G(k, m, .) and j jokers.
+
+    Returns ``(tables, groups, pair)``: its ``tables``, ``groups`` and ``pair`` arguments
+    (cached, read-only).
+    """
     tables = complete_run_states(m + jokers)
     arrays = (
         tables.first, tables.used, tables.next_state, tables.nonzero, _upgrades(tables.m),
