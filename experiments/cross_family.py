@@ -16,6 +16,7 @@ Reads the datasets of the training mix (models/default-mix.txt, built by
 
     python experiments/cross_family.py                # all three
     python experiments/cross_family.py --only scale   # the cuts alone, in seconds
+    python experiments/cross_family.py --drop NAME,NAME  # without some features, same forest
 
 The forests take the default model's parameters (its sidecar's, or the default grid's
 first candidate when it has none).
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -95,9 +97,10 @@ def scores(y, guess, z, z_guess) -> dict:
 
 
 def near_cut(data, guess, thresholds) -> str:
-    """How far from the nearest class cut the misclassified searched puzzles lie, in
-    log10 units: a class error within the score's own RMSE of a cut is one no ranking
-    can avoid."""
+    """How far from the nearest class cut the misclassified searched puzzles lie (log10).
+
+    A class error within the score's own error of a cut is one no ranking can avoid.
+    """
     wrong = (guess != data.y) & (data.effort > 0)
     distance = np.min(np.abs(np.log10(data.effort[wrong, None] + 1) - np.log10(thresholds)),
                       axis=1)  # fmt: skip
@@ -107,9 +110,11 @@ def near_cut(data, guess, thresholds) -> str:
 
 
 def score_classes(data, z_guess, thresholds) -> str:
-    """Accuracy and macro-F1 of classes cut from the out-of-fold difficulty score at the
-    thresholds (easy below one transition): the classifier's figures, had the class come
-    from the score."""
+    """Accuracy and macro-F1 of classes cut from the out-of-fold score at the thresholds.
+
+    Easy is below one transition: the classifier's figures, had the class come from the
+    score.
+    """
     from sklearn.metrics import f1_score
 
     cuts = np.log10(np.array([1.0, *thresholds]) + 1)
@@ -146,8 +151,8 @@ def family_terciles(data) -> tuple:
     return tuple(float(effort[order][np.searchsorted(share, q)]) for q in (1 / 3, 2 / 3))
 
 
-def cv_table(data, params, folds, seed, jobs) -> pd.DataFrame:
-    """Out-of-fold scores on the whole mix, per family and over all rows."""
+def cv_table(data, params, folds, seed, jobs) -> tuple:
+    """Out-of-fold scores per family and pooled, with the out-of-fold classes and scores."""
     splits = training.folds_of(data.y, folds, seed)
     guess, *_ = training.cross_validate(data, params, splits, jobs=jobs, seed=seed)
     z_guess = np.zeros(len(data))
@@ -217,9 +222,19 @@ def main(argv=None) -> None:
     parser.add_argument("--folds", type=int, default=config.TRAIN_FOLDS)
     parser.add_argument("--seed", type=int, default=config.SEED)
     parser.add_argument("--jobs", type=int, default=-1)
+    parser.add_argument("--drop", default="", metavar="NAME[,NAME]",
+                        help="feature columns to leave out (say, what a feature adds)")  # fmt: skip
     args = parser.parse_args(argv)
     thresholds = config.LABEL_THRESHOLDS["search"]
     data, keys = load(mix_datasets(args.mix, args.folder), thresholds)
+    if args.drop:
+        drop = args.drop.split(",")
+        unknown = sorted(set(drop) - set(data.feature_names))
+        if unknown:
+            parser.error(f"--drop: no feature named {', '.join(unknown)}")
+        keep = [i for i, name in enumerate(data.feature_names) if name not in drop]
+        data = replace(data, X=data.X[:, keep],
+                       feature_names=[data.feature_names[i] for i in keep])  # fmt: skip
     params = model_params(args.model)
     print(f"{len(data):,} puzzles, {len(data.scope['families'])} families; thresholds "
           f"{thresholds}; forest {params}\n")  # fmt: skip
