@@ -7,6 +7,7 @@ Capacities reuse the solver's own cell rules (``rumdiff.solve._tiles``).
 import numpy as np
 from numba import njit
 
+from rumdiff.solve._joker_bound import reference_ahead
 from rumdiff.solve._jokers import joker_dp
 from rumdiff.solve._tiles import (
     NOT_REACHED,
@@ -161,13 +162,12 @@ def joker_bound_stack(stack, table, table_jokers, rows, j, tables, groups, pair,
 
     The pass aims at every regular tile placed and drops a state as soon as it has lost a
     point, as ``rumdiff.solve.jokers.run_joker_dp`` does first (``tables``, ``groups`` and
-    ``pair`` as :func:`rumdiff.solve.jokers.joker_tables` gives them): the same rows
-    (values downwards), values and bounds as it builds in Python, here per puzzle without
-    allocating (the tests compare every column with it). ``met``: it found an arrangement
-    placing every tile; ``refuted``: it proved there is none; neither: the budget ran
-    out first.
+    ``pair`` as :func:`rumdiff.solve.jokers.joker_tables` gives them, the bound of
+    ``rumdiff.solve._joker_bound.reference_ahead``), on rows walking the values
+    downwards as there. ``met``: it found an arrangement placing every tile;
+    ``refuted``: it proved there is none; neither: the budget ran out first.
     """
-    count, n, k = stack.shape
+    n, k = stack.shape[1:]
     x = np.empty((n, k), np.int64)
     need = np.empty((n, k), np.int64)
     values = np.zeros(n + 1, np.int64)
@@ -178,16 +178,9 @@ def joker_bound_stack(stack, table, table_jokers, rows, j, tables, groups, pair,
     picks = np.zeros(n, np.int64)
     max_states, max_live = budget
     for p in rows:
-        for i in range(n):
-            for c in range(k):
-                x[i, c] = stack[p, n - 1 - i, c]
-                need[i, c] = table[p, n - 1 - i, c]
-        # What rows i.. may still add: the points of every tile there.
-        total = 0
-        for i in range(n - 1, -1, -1):
-            for c in range(k):
-                total += values[i] * x[i, c]
-            ahead[i, :] = total
+        x[:, :] = stack[p, ::-1]
+        need[:, :] = table[p, ::-1]
+        total = reference_ahead(x, values, ahead)
         _, _, transitions, status = joker_dp(
             x, need, values, ahead, j, table_jokers[p], tables, groups, pair, total,
             (max_states, max_live, np.int64(0), False), path, picks,

@@ -122,14 +122,14 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     kernels.joker_stack(puzzles.copies, table, jokers, table_jokers, m, config.S, gv, tables, out)
     columns = dict(zip(kernels.JOKER_COLUMNS, out.T, strict=True))
     columns["joker_gap"] = columns["joker_upper"] - columns["joker_lower"]
-    bound = _joker_bound(puzzles.copies, table, jokers, table_jokers, puzzles.k, m)
+    bound = _joker_bound(puzzles, table, jokers, table_jokers)
     for column, name in enumerate(("joker_bound_met", "joker_bound_refuted",
                                    "joker_bound_transitions")):  # fmt: skip
         columns[name] = bound[:, column]
     return {name: np.ascontiguousarray(columns[name]) for name in JOKER_FEATURES}
 
 
-def _joker_bound(copies, table, jokers, table_jokers, k: int, m: int) -> np.ndarray:
+def _joker_bound(puzzles: Puzzles, table, jokers, table_jokers) -> np.ndarray:
     """``(met, refuted, transitions)`` of the bounded first pass of the joker DP, one
     row per puzzle (zeros for puzzles without jokers or a table).
 
@@ -139,12 +139,12 @@ def _joker_bound(copies, table, jokers, table_jokers, k: int, m: int) -> np.ndar
     from rumdiff.features import _jokers as kernels
     from rumdiff.solve.jokers import joker_tables
 
-    out = np.zeros((len(copies), 3), dtype=np.int64)
-    dp = (jokers > 0) | (table_jokers > 0) | table.any(axis=(1, 2))
+    out = np.zeros((len(puzzles), 3), dtype=np.int64)
+    dp = (jokers > 0) | puzzles.tabled
     budget = (np.int64(config.FEATURE_JOKER_BOUND_STATES), np.int64(config.MAX_LIVE_STATES))
     for j in np.unique(jokers[dp]).tolist():
         rows = np.flatnonzero(dp & (jokers == j))
-        tables, groups, pair = joker_tables(k, m, j)
-        kernels.joker_bound_stack(copies, table, table_jokers, rows, np.int64(j), tables,
-                                  groups, pair, budget, out)  # fmt: skip
+        tables, groups, pair = joker_tables(puzzles.k, puzzles.m, j)
+        kernels.joker_bound_stack(puzzles.copies, table, table_jokers, rows, np.int64(j),
+                                  tables, groups, pair, budget, out)  # fmt: skip
     return out

@@ -6,6 +6,21 @@ from numba import njit
 
 
 @njit(cache=True)
+def reference_ahead(x, values, ahead):
+    """Fill ``ahead`` (rows + 2 by jokers + 1) with the reference search's bound, the
+    points of every tile in rows i.. whatever the jokers placed, the last two rows 0;
+    return the points of every tile (the first pass's target)."""
+    rows, k = x.shape
+    ahead[rows:, :] = 0
+    total = 0
+    for i in range(rows - 1, -1, -1):
+        for c in range(k):
+            total += values[i] * x[i, c]
+        ahead[i, :] = total
+    return total
+
+
+@njit(cache=True)
 def joker_ahead(x, values, jokers, rows_bound, ahead):
     """Fill ``ahead[i, s]`` (rows + 2 by jokers + 1) with a bound on what rows i.. may
     add to a state that has placed s jokers, tighter than all their tiles' points.

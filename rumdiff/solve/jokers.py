@@ -120,6 +120,7 @@ def run_joker_dp(
     pass. Without it, the work counted is the reference search's (tests pin it), the
     same as before that switch existed.
     """
+    from rumdiff.solve._joker_bound import reference_ahead
     from rumdiff.solve._joker_passes import joker_search
     from rumdiff.solve._jokers import joker_dp
     from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
@@ -141,10 +142,8 @@ def run_joker_dp(
         )  # fmt: skip
         return int(best), int(work[0]), int(work[1]), int(work[2]), int(status), path
 
-    # What the rows from i on may still add: the points of every tile there.
-    suffix = np.cumsum((values[: puzzle.n] * x.sum(axis=1))[::-1])[::-1]
     ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
-    ahead[: puzzle.n] = suffix[:, None]
+    high = int(reference_ahead(x, values, ahead))
     trial = np.zeros((2, puzzle.n), dtype=np.int64)
     work = [0, 0, 0]
 
@@ -160,7 +159,6 @@ def run_joker_dp(
             path[:] = trial
         return int(best), int(status)
 
-    high = int(values[: puzzle.n] @ x.sum(axis=1))
     low, status = run(0, beam) if beam else (-1, NOT_REACHED)
     if status != OK:
         low = -1
