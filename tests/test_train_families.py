@@ -89,6 +89,9 @@ def test_two_jokers_or_a_table_are_outside_a_scope_of_one_rack_joker(families, t
     assert main(["predict", str(puzzles), "--model", str(model)]) != 0
     err = capsys.readouterr().err
     assert "with a table, outside the scope" in err and "no table" in err
+    puzzles.write_text("# G(4, 2, 20)\n1\n3\n1b 2b | J\n")  # a joker alone on the table
+    assert main(["predict", str(puzzles), "--model", str(model)]) != 0
+    assert "with a table, outside the scope" in capsys.readouterr().err
 
 
 def test_several_datasets_need_the_scaled_features(families, tmp_path, capsys):

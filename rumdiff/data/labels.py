@@ -34,8 +34,8 @@ __all__ = [
     "compute_labels",
     "label_by_time",
     "label_by_transitions",
-    "never_easy",
     "label_name",
+    "never_easy",
     "suggest_thresholds",
     "tercile_thresholds",
 ]

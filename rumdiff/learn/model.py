@@ -46,6 +46,7 @@ from rumdiff.learn.sidecar import (
     features_fingerprint,
     file_sha256,
     read_model_sidecar,
+    scope_text,
     sidecar_path,
 )
 
@@ -98,8 +99,6 @@ class Model:
     @property
     def family_text(self) -> str:
         """The puzzles the model knows, in words."""
-        from rumdiff.learn.training_set import scope_text
-
         if self.scope is None:
             return f"G({self.k}, {self.m}, {self.n})"
         return scope_text(self.scope)
@@ -134,7 +133,7 @@ class Model:
         have = (puzzles.k, puzzles.m, puzzles.n)
         if self.scope is not None:
             jokers = 0 if puzzles.jokers is None else int(np.max(puzzles.jokers, initial=0))
-            table = puzzles.table is not None and bool(puzzles.table.any())
+            table = bool(puzzles.tabled.any())
             if not self.covers(*have, jokers, table):
                 where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
                 many = f" with up to {jokers} jokers" if jokers else ""

@@ -26,6 +26,7 @@ __all__ = [
     "features_fingerprint",
     "file_sha256",
     "read_model_sidecar",
+    "scope_text",
     "sidecar_path",
 ]
 
@@ -225,3 +226,12 @@ def covers(metadata: dict, k: int, m: int, n: int, jokers: int = 0, table: bool 
         scope[key][0] <= value <= scope[key][1] for key, value in (("k", k), ("m", m), ("n", n))
     )
     return inside and k * m <= scope["copies_per_value"] and jokers <= scope["jokers"][1]
+
+
+def scope_text(scope: dict) -> str:
+    """A scope (:attr:`TrainingData.scope`, a model sidecar's) in words."""
+    (k0, k1), (m0, m1), (n0, n1), (j0, j1) = (scope[key] for key in ("k", "m", "n", "jokers"))
+    return (
+        f"k {k0}-{k1}, m {m0}-{m1}, k * m <= {scope['copies_per_value']}, n {n0}-{n1}, "
+        f"{j0}-{j1} jokers, " + ("with or without a table" if scope.get("table") else "no table")
+    )

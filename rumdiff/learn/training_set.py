@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from rumdiff import config
+from rumdiff.learn.sidecar import scope_text
 
 __all__ = [
     "TrainingData",
@@ -233,15 +234,6 @@ def training_data(
         needs_dp=_needs_dp(frame, label_by), metadata=metadata, source=str(source),
         sha256=sha256, below_upper=below_upper, puzzle_rows=rows, jokers=jokers,
     )  # fmt: skip
-
-
-def scope_text(scope: dict) -> str:
-    """A scope (:attr:`TrainingData.scope`, a model sidecar's) in words."""
-    (k0, k1), (m0, m1), (n0, n1), (j0, j1) = (scope[key] for key in ("k", "m", "n", "jokers"))
-    return (
-        f"k {k0}-{k1}, m {m0}-{m1}, k * m <= {scope['copies_per_value']}, n {n0}-{n1}, "
-        f"{j0}-{j1} jokers, " + ("with or without a table" if scope.get("table") else "no table")
-    )
 
 
 def family_name(data: TrainingData) -> str:
