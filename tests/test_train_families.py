@@ -132,3 +132,28 @@ def test_a_dataset_without_scaled_columns_is_named_with_the_way_out(families, tm
     assert "rumdiff generate --features scaled" in err
     refeaturise_dataset(plain, feature_set="scaled")  # features only, no solving
     assert main([*argv, "--jobs", "1"]) == 0
+
+
+@pytest.mark.parametrize("tampered", [0, 1])
+def test_tampered_features_are_refused_in_any_dataset(families, tmp_path, capsys, tampered):
+    import shutil
+
+    import pandas as pd
+
+    _, paths, _ = families
+    copies = []
+    for index, path in enumerate(paths):
+        copy = tmp_path / path.name
+        shutil.copy(path, copy)
+        shutil.copy(path.with_name(path.name + ".json"), copy.with_name(copy.name + ".json"))
+        if index == tampered:  # features no longer those rumdiff computes for its puzzles
+            frame = pd.read_parquet(copy)
+            frame["run_states"] += 7
+            frame.to_parquet(copy, index=False)
+        copies.append(copy)
+    argv = ["train", *map(str, copies), "--features", "scaled", "-o", str(tmp_path / "out"),
+            "-q", "--folds", "3", "--jobs", "1", "--thresholds", THRESHOLDS]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(copies[tampered]) in err
+    assert "feature 'run_states' of row 0" in err

@@ -224,7 +224,8 @@ def _several(args, say):
                 thresholds=thresholds, source=dataset, sha256=models.file_sha256(dataset),
                 alone=False,
             )  # fmt: skip
-            training_set.check_features(part)
+            if parts:  # train() checks the first: the combined data carries its sample
+                training_set.check_features(part)
         except ValueError as error:
             raise UserError(f"{dataset}: {error}") from None
         parts.append(part)
