@@ -159,7 +159,12 @@ def test_cli_missing_default_model_says_how_to_build_it(puzzle_file, monkeypatch
     assert main(["predict", str(puzzle_file)]) == 1
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "no-such-model.joblib is missing" in error
-    assert "rumdiff train" in error
+    assert "rumdiff train" in error and "`make default-model`" in error
+    monkeypatch.setitem(config.NAMED_MODELS, "thesis", "models/no-such-thesis.skops")
+    assert main(["predict", str(puzzle_file), "--model", "thesis"]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "no-such-thesis.skops is missing" in error
+    assert "`make thesis-model`" in error
 
 
 def test_a_model_without_jokers_refuses_joker_puzzles_in_one_line(model, tmp_path, capsys):

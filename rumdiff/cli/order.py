@@ -110,14 +110,15 @@ def _screen(args, low: int, high: int | None):
     """The filter and its sidecar entry: a model's, or None and why not."""
     from rumdiff.learn import EffortScreen, ModelError, screen_refusal
     from rumdiff.learn.model import load_model
-    from rumdiff.learn.prediction import model_path
+    from rumdiff.learn.prediction import missing_shipped_model, model_path
     from rumdiff.learn.sidecar import covers, read_model_sidecar
 
     if args.no_filter:
         return None, {"used": False, "reason": "--no-filter"}
     path = model_path(args.model)
-    if args.model in (None, *config.NAMED_MODELS) and not path.is_file():
-        return None, {"used": False, "reason": f"the default model {path} is missing"}
+    missing = missing_shipped_model(args.model)
+    if missing:
+        return None, {"used": False, "reason": missing}
     try:
         if args.model is None:  # its sidecar says whether it fits, without loading it
             side = read_model_sidecar(path)

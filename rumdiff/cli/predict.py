@@ -10,7 +10,6 @@ from rumdiff.cli import UserError
 from rumdiff.cli.options import check_outputs, output_stream, puzzle_blocks, puzzle_options
 
 #: How to build the default model when it is missing (the README's pipeline).
-BUILD_HINT = "build it with `make default-model`, or give --model (rumdiff train ... --model PATH)"
 
 
 def register(subparsers) -> None:
@@ -50,14 +49,21 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from rumdiff.learn.archive import PickleWarning
     from rumdiff.learn.model import ModelError, load_model
-    from rumdiff.learn.prediction import format_table, model_path, predict, to_csv
+    from rumdiff.learn.prediction import (
+        format_table,
+        missing_shipped_model,
+        model_path,
+        predict,
+        to_csv,
+    )
     from rumdiff.learn.sidecar import sidecar_path
     from rumdiff.puzzle import Puzzles
 
     path = model_path(args.model)
     check_outputs([args.file, path, sidecar_path(path)], [args.output])
-    if args.model in (None, *config.NAMED_MODELS) and not path.is_file():
-        raise UserError(f"default model {path} is missing; {BUILD_HINT}")
+    missing = missing_shipped_model(args.model)
+    if missing:
+        raise UserError(f"{missing}, or give --model (rumdiff train ... --model PATH)")
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", PickleWarning)

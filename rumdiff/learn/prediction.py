@@ -15,7 +15,14 @@ import pandas as pd
 
 from rumdiff import config
 
-__all__ = ["default_model_path", "format_table", "model_path", "predict", "to_csv"]
+__all__ = [
+    "default_model_path",
+    "format_table",
+    "missing_shipped_model",
+    "model_path",
+    "predict",
+    "to_csv",
+]
 
 
 #: The repository root: the folder that holds ``rumdiff/`` and ``models/``.
@@ -36,6 +43,19 @@ def model_path(name) -> Path:
     if name in config.NAMED_MODELS:
         return _ROOT / config.NAMED_MODELS[name]
     return Path(name)
+
+
+def missing_shipped_model(name) -> str | None:
+    """Why the shipped model a ``--model`` value names (None: the default) cannot be
+    read, with the make target that builds it; None when it is there or ``name`` is a
+    path of the user's."""
+    if name is not None and name not in config.NAMED_MODELS:
+        return None
+    path = model_path(name)
+    if path.is_file():
+        return None
+    target = "default-model" if name is None else f"{name}-model"
+    return f"the shipped model {path} is missing; build it with `make {target}`"
 
 
 def predict(model, puzzles) -> pd.DataFrame:
