@@ -310,3 +310,8 @@ FEATURE_BOUND_NODES = 10_000
 #: keeps (summed over values): it settles almost every turn, at a share of the
 #: reference search's cost (docs/decisions/cross-family.md, "The joker bound").
 FEATURE_JOKER_BOUND_STATES = 10_000
+#: States the probe of the joker DP's second pass behind the joker_probe_* features keeps
+#: after each step: the solver's beam width; on the real game's turns the probe tries
+#: about 5% of the reference search's transitions (docs/decisions/cross-family.md, "The
+#: probe of the second pass").
+FEATURE_PROBE_WIDTH = 64

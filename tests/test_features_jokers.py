@@ -139,12 +139,15 @@ def slow_joker_features(puzzle: Puzzle) -> dict:
 
 #: The features of the joker DP's bounded first pass, tested on their own below.
 BOUND = ("joker_bound_met", "joker_bound_refuted", "joker_bound_transitions")
+#: The features of the beam probe of its second pass.
+PROBE = ("joker_probe_growth", "joker_probe_transitions")
+PASSES = BOUND + PROBE
 
 
 def test_joker_features_on_hand_cases():
     def features(puzzle):
         got = joker_features(puzzle)
-        return {name: int(v[0]) for name, v in got.items() if name not in BOUND}
+        return {name: int(v[0]) for name, v in got.items() if name not in PASSES}
 
     # 1b 3b 5g 5r and a joker (G(4, 2, 6)): nothing is placeable without it; with it each
     # tile is (1b J=2b 3b, 5g 5r J), though not all at once; 2b is a bridge, 5 a group.
@@ -186,7 +189,7 @@ def test_joker_features_match_slow_twin(seed):
     puzzles = tiny_puzzles(100 + seed, 150)
     placeable = 0
     for puzzle in puzzles:
-        got = {name: int(v[0]) for name, v in joker_features(puzzle).items() if name not in BOUND}
+        got = {name: int(v[0]) for name, v in joker_features(puzzle).items() if name not in PASSES}
         expected = slow_joker_features(puzzle)
         cap0 = expected.pop("cap0")
         if expected["joker_lower"] is None:
@@ -246,7 +249,7 @@ def test_joker_bound_says_whether_every_tile_can_be_placed():
         got = joker_features(puzzle)
         bound = tuple(int(got[name][0]) for name in BOUND)
         if puzzle.plain:
-            assert bound == (0, 0, 0)
+            assert bound == (0, 0, 0) and all(got[name][0] == 0 for name in PROBE)
             plain += 1
             continue
         best = solve_brute_force(puzzle)
@@ -262,7 +265,7 @@ def test_joker_bound_says_whether_every_tile_can_be_placed():
     assert len({p.jokers for p in family}) > 1
     for row, puzzle in enumerate(family):
         alone = joker_features(puzzle)
-        for name in BOUND:
+        for name in PASSES:
             assert stacked[name][row] == alone[name][0], (name, puzzle)
 
 
@@ -325,6 +328,71 @@ def test_joker_bound_budget(monkeypatch):
     assert (got["joker_bound_transitions"] > 0).all()
 
 
+def test_probe_is_the_second_pass_when_it_keeps_every_state(monkeypatch):
+    """Wide enough never to cut, the probe is the reference search's second pass: on turns
+    whose first pass is refuted, the two passes' transitions add up to the search's, and
+    the growth is that of the pass itself, whatever the width beyond. At the default
+    width the probe cuts the widest passes: fewer transitions, another growth."""
+    from rumdiff.data.turns import generate_turns
+    from rumdiff.solve import search_effort
+
+    turns = [generate_turns(30, k=4, m=2, n=13, jokers=j, seed=60 + j)[0] for j in range(3)]
+    turns.append(generate_turns(30, k=3, m=2, n=30, jokers=1, seed=63)[0])
+    sampled = [joker_features(stack) for stack in turns]
+    monkeypatch.setattr(config, "FEATURE_PROBE_WIDTH", 10**6)
+    whole = [joker_features(stack) for stack in turns]
+    monkeypatch.setattr(config, "FEATURE_PROBE_WIDTH", 10**7)
+    wider = [joker_features(stack) for stack in turns]
+    checked = cut = 0
+    for stack, few, got, more in zip(turns, sampled, whole, wider, strict=True):
+        for name in PROBE:
+            np.testing.assert_array_equal(got[name], more[name])
+        assert (few["joker_probe_growth"] >= 0).all() and (got["joker_probe_growth"] >= 0).all()
+        assert (few["joker_probe_transitions"] <= got["joker_probe_transitions"]).all()
+        cut += int((few["joker_probe_transitions"] < got["joker_probe_transitions"]).sum())
+        for row in np.flatnonzero(got["joker_bound_refuted"]):
+            effort = search_effort(stack[int(row)])
+            passes = got["joker_bound_transitions"][row] + got["joker_probe_transitions"][row]
+            assert effort.transitions == passes, stack[int(row)]
+            checked += 1
+    assert checked > 80 and cut > 10
+
+
+def test_joker_dp_profile_counts_the_states():
+    """The DP's profile (what the probe reads): without a beam, the states kept at each
+    row's last step add up to the states the DP reports, and none is cut; with a beam,
+    a step keeps the beam's width of what it made, or up to twice on ties."""
+    from rumdiff.data.turns import generate_turns
+    from rumdiff.solve._joker_bound import reference_ahead
+    from rumdiff.solve._jokers import joker_dp
+    from rumdiff.solve.jokers import joker_tables
+
+    turns, _, _ = generate_turns(20, k=4, m=2, n=13, jokers=2, seed=70)
+    tables, groups, pair = joker_tables(4, 2, 2)
+    values = np.zeros(14, dtype=np.int64)
+    values[:13] = np.arange(13, 0, -1)
+    for row in range(len(turns)):
+        turn = turns[row]
+        x = np.ascontiguousarray(turn.copies[::-1], dtype=np.int64)
+        need = np.ascontiguousarray(turn.table_copies[::-1], dtype=np.int64)
+        ahead = np.zeros((15, 3), dtype=np.int64)
+        reference_ahead(x, values, ahead)
+        for beam in (0, 8):
+            profile = np.zeros((2, 14 * 5), dtype=np.int64)
+            path = np.zeros((2, 13), dtype=np.int64)
+            _, states, _, _ = joker_dp(
+                x, need, values, ahead, 2, turn.table_jokers, tables, groups, pair,
+                np.int64(0), (np.int64(10**7), np.int64(10**7), np.int64(beam), False),
+                path[0], path[1], profile,
+            )  # fmt: skip
+            made, kept = profile
+            assert states == kept[4::5].sum() and (kept <= made).all()
+            if beam == 0:
+                np.testing.assert_array_equal(made, kept)
+            else:
+                assert (kept <= 2 * beam).all() and (kept < made).any()
+
+
 @pytest.mark.parametrize(("k", "m", "n"), [(4, 2, 40), (3, 3, 20), (5, 1, 30), (2, 2, 15)])
 def test_plain_puzzles_lower_bound_is_solver_lower(k, m, n):
     rng = np.random.default_rng(k * 100 + m * 10 + n)
@@ -379,7 +447,8 @@ def test_compute_features_with_jokers():
     frame = compute_features(puzzles, m=2)  # jokers=None and jokers present: appended
     assert list(frame.columns) == names + list(JOKER_FEATURES)
     pd.testing.assert_frame_equal(frame[names], plain)  # the set's columns: regular tiles
-    assert all(frame[name].dtype == np.int64 for name in JOKER_FEATURES)
+    assert all(frame[name].dtype == (np.float64 if name == "joker_probe_growth" else np.int64)
+               for name in JOKER_FEATURES)  # fmt: skip
     for name, values in joker_features(puzzles).items():
         assert np.array_equal(frame[name], values)
     pd.testing.assert_frame_equal(compute_features(puzzles, m=2, jokers=False), plain)

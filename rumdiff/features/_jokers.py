@@ -155,17 +155,28 @@ def joker_stack(stack, table, jokers, table_jokers, m, s, gv, tables, out):
 
 
 @njit(cache=True)
-def joker_bound_stack(stack, table, table_jokers, rows, j, tables, groups, pair, budget, out):
-    """The first pass of the reference search's joker DP on the puzzles ``rows`` (each
-    with ``j`` jokers), stopped after ``budget = (max_states, max_live)`` states: one row
-    of ``out`` per puzzle, ``(met, refuted, transitions)``.
+def joker_bound_stack(
+    stack, table, table_jokers, lower, rows, j, tables, groups, pair, budget, width, out
+):
+    """The first pass of the reference search's joker DP, bounded, and a beam probe of its
+    second pass, on the puzzles ``rows`` (each with ``j`` jokers): one row of ``out`` per
+    puzzle, ``(met, refuted, transitions, growth, probe transitions)``.
 
-    The pass aims at every regular tile placed and drops a state as soon as it has lost a
-    point, as ``rumdiff.solve.jokers.run_joker_dp`` does first (``tables``, ``groups`` and
-    ``pair`` as :func:`rumdiff.solve.jokers.joker_tables` gives them, the bound of
-    ``rumdiff.solve._joker_bound.reference_ahead``), on rows walking the values
-    downwards as there. ``met``: it found an arrangement placing every tile;
-    ``refuted``: it proved there is none; neither: the budget ran out first.
+    The first pass aims at every regular tile placed and drops a state as soon as it has
+    lost a point, as ``rumdiff.solve.jokers.run_joker_dp`` does first (``tables``,
+    ``groups`` and ``pair`` as :func:`rumdiff.solve.jokers.joker_tables` gives them, the
+    bound of ``rumdiff.solve._joker_bound.reference_ahead``), on rows walking the values
+    downwards as there, stopped after ``budget = (max_states, max_live)`` states.
+    ``met``: it found an arrangement placing every tile; ``refuted``: it proved there is
+    none; neither: the budget ran out first.
+
+    The probe walks the second pass, aimed at ``lower[p]`` as the search's is aimed at its
+    lower bound, keeping only ``width`` states (the DP's beam) after each step. What each
+    step makes of the states it kept is a sample of how the whole pass grows (Knuth's
+    estimate of a search tree's size, here on a DP's layers): ``growth`` is log10 of the
+    product of states made over states kept the step before, the states the unbeamed
+    pass would hold at its last step had every state grown alike (exactly its last live
+    count when the beam never cuts; never below 0).
     """
     n, k = stack.shape[1:]
     x = np.empty((n, k), np.int64)
@@ -176,6 +187,8 @@ def joker_bound_stack(stack, table, table_jokers, rows, j, tables, groups, pair,
     ahead = np.zeros((n + 2, j + 1), np.int64)
     path = np.zeros(n, np.int64)
     picks = np.zeros(n, np.int64)
+    unprofiled = np.zeros((2, 0), np.int64)
+    profile = np.zeros((2, (n + 1) * (k + 1)), np.int64)
     max_states, max_live = budget
     for p in rows:
         x[:, :] = stack[p, ::-1]
@@ -183,9 +196,25 @@ def joker_bound_stack(stack, table, table_jokers, rows, j, tables, groups, pair,
         total = reference_ahead(x, values, ahead)
         _, _, transitions, status = joker_dp(
             x, need, values, ahead, j, table_jokers[p], tables, groups, pair, total,
-            (max_states, max_live, np.int64(0), False), path, picks,
+            (max_states, max_live, np.int64(0), False), path, picks, unprofiled,
         )  # fmt: skip
         out[p, 0] = status == OK
         out[p, 1] = status == NOT_REACHED
         out[p, 2] = transitions
+        profile[:, :] = 0
+        _, _, transitions, _ = joker_dp(
+            x, need, values, ahead, j, table_jokers[p], tables, groups, pair, lower[p],
+            (max_live, max_live, width, False), path, picks, profile,
+        )  # fmt: skip
+        # Made over kept the step before, multiplied over the steps, telescopes to the
+        # last step's states times made over kept at each step: a sum of logs each >= 0.
+        growth = 0.0
+        cuts = 0.0
+        for step in range(profile.shape[1]):
+            if profile[0, step] == 0:
+                break  # the probe ended: no state lives (its pass proves no arrangement)
+            growth = cuts + np.log10(profile[0, step])
+            cuts += np.log10(profile[0, step] / profile[1, step])
+        out[p, 3] = growth
+        out[p, 4] = transitions
     return out

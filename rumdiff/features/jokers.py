@@ -62,6 +62,13 @@ JOKER_FEATURES = {
     "joker_bound_transitions": "transitions that bounded pass tried: the partial "
     "arrangements that have lost no tile yet, a sample of the search's space taken "
     "where it is narrowest, which grows with the space the second pass must walk.",
+    "joker_probe_growth": "a probe of the search's second pass (aimed at joker_lower, as "
+    "the search's is aimed at its lower bound) that keeps only "
+    "config.FEATURE_PROBE_WIDTH states after each step: log10 of the product of what each "
+    "step made of the states it kept, a Knuth-style estimate of how wide the whole pass "
+    "grows (0 for a puzzle without jokers or a table).",
+    "joker_probe_transitions": "transitions that probe tried: at most a fixed sample, "
+    "all of the second pass when it never holds more states than the probe keeps.",
 }
 
 
@@ -91,7 +98,7 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     """The joker features of a stack of puzzles, column by column.
 
     Wraps the kernels ``rumdiff.features._jokers.joker_stack`` and (for the
-    ``joker_bound_*`` columns) ``joker_bound_stack``.
+    ``joker_bound_*`` and ``joker_probe_*`` columns) ``joker_bound_stack``.
 
     Parameters
     ----------
@@ -101,7 +108,8 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     Returns
     -------
     dict of str to ndarray
-        One int64 array per name of :data:`JOKER_FEATURES`, in order.
+        One array per name of :data:`JOKER_FEATURES`, in order: int64, but float64 for
+        ``joker_probe_growth``.
     """
     from rumdiff.features import _jokers as kernels
     from rumdiff.solve.groups import group_value_table
@@ -122,16 +130,25 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     kernels.joker_stack(puzzles.copies, table, jokers, table_jokers, m, config.S, gv, tables, out)
     columns = dict(zip(kernels.JOKER_COLUMNS, out.T, strict=True))
     columns["joker_gap"] = columns["joker_upper"] - columns["joker_lower"]
-    bound = _joker_bound(puzzles, table, jokers, table_jokers)
-    for column, name in enumerate(("joker_bound_met", "joker_bound_refuted",
-                                   "joker_bound_transitions")):  # fmt: skip
+    bound = _joker_bound(puzzles, table, jokers, table_jokers, columns["joker_lower"])
+    for column, name in enumerate(_BOUND_COLUMNS):
         columns[name] = bound[:, column]
+        if name != "joker_probe_growth":
+            columns[name] = columns[name].astype(np.int64)
     return {name: np.ascontiguousarray(columns[name]) for name in JOKER_FEATURES}
 
 
-def _joker_bound(puzzles: Puzzles, table, jokers, table_jokers) -> np.ndarray:
-    """``(met, refuted, transitions)`` of the bounded first pass of the joker DP, one
-    row per puzzle (zeros for puzzles without jokers or a table).
+#: The columns of ``rumdiff.features._jokers.joker_bound_stack``, in order.
+_BOUND_COLUMNS = (
+    "joker_bound_met", "joker_bound_refuted", "joker_bound_transitions",
+    "joker_probe_growth", "joker_probe_transitions",
+)  # fmt: skip
+
+
+def _joker_bound(puzzles: Puzzles, table, jokers, table_jokers, lower) -> np.ndarray:
+    """:data:`_BOUND_COLUMNS` of the joker DP's bounded first pass and its probe of the
+    second, aimed at ``lower``, one row per puzzle (zeros for puzzles without jokers or a
+    table).
 
     Wraps the kernel ``rumdiff.features._jokers.joker_bound_stack``, once per joker
     count, since the DP's tables depend on it.
@@ -139,12 +156,15 @@ def _joker_bound(puzzles: Puzzles, table, jokers, table_jokers) -> np.ndarray:
     from rumdiff.features import _jokers as kernels
     from rumdiff.solve.jokers import joker_tables
 
-    out = np.zeros((len(puzzles), 3), dtype=np.int64)
+    out = np.zeros((len(puzzles), len(_BOUND_COLUMNS)), dtype=np.float64)
     dp = (jokers > 0) | puzzles.tabled
     budget = (np.int64(config.FEATURE_JOKER_BOUND_STATES), np.int64(config.MAX_LIVE_STATES))
+    lower = np.ascontiguousarray(lower, dtype=np.int64)
+    width = np.int64(max(1, config.FEATURE_PROBE_WIDTH))  # (a width of 0: no beam at all)
     for j in np.unique(jokers[dp]).tolist():
         rows = np.flatnonzero(dp & (jokers == j))
         tables, groups, pair = joker_tables(puzzles.k, puzzles.m, j)
-        kernels.joker_bound_stack(puzzles.copies, table, table_jokers, rows, np.int64(j),
-                                  tables, groups, pair, budget, out)  # fmt: skip
+        kernels.joker_bound_stack(puzzles.copies, table, table_jokers, lower, rows,
+                                  np.int64(j), tables, groups, pair, budget, width,
+                                  out)  # fmt: skip
     return out

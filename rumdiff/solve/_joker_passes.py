@@ -37,11 +37,12 @@ def joker_search(
     joker_ahead(x, values, jokers, bound, ahead)
     high = ahead[0, 0]
     trial = np.zeros((2, rows), np.int64)
+    unprofiled = np.zeros((2, 0), np.int64)
     low, status, width = -1, NOT_REACHED, beam
     for _ in range(2 if beam > 0 else 0):
         low, states, transitions, status = joker_dp(
             x, need, values, ahead, jokers, owed, tables, groups, pair, 0,
-            (max_states, max_live, width, True), trial[0], trial[1],
+            (max_states, max_live, width, True), trial[0], trial[1], unprofiled,
         )  # fmt: skip
         work[0] += states
         work[1] += transitions
@@ -63,7 +64,7 @@ def joker_search(
     while True:
         best, states, transitions, status = joker_dp(
             x, need, values, ahead, jokers, owed, tables, groups, pair, aim,
-            (max_states, max_live, 0, True), trial[0], trial[1],
+            (max_states, max_live, 0, True), trial[0], trial[1], unprofiled,
         )  # fmt: skip
         work[0] += states
         work[1] += transitions

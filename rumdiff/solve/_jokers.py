@@ -29,8 +29,9 @@ from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
 @njit(cache=True)
 def joker_dp(
-    x, need, values, ahead, jokers, owed, tables, groups, pair, target, budget, path, picks
-):
+    x, need, values, ahead, jokers, owed, tables, groups, pair, target, budget, path, picks,
+    profile,
+):  # fmt: skip
     """Best score >= ``target`` of the rows ``x`` with ``jokers`` jokers, ``owed`` of them
     the table's, and at least ``need[i, c]`` tiles of row i and colour c placed.
 
@@ -49,6 +50,8 @@ def joker_dp(
     dropped after each row. On
     success ``path[i]`` is the joint code after row i on a best path, and ``picks[i]``
     the jokers it placed there: 3 bits per colour's runs, then 3 bits for the groups.
+    ``profile`` (2 by steps, or 2 by 0 for none) receives, per step ``i * (k + 1) + c``,
+    the states made and the states kept after the beam (the features' probe reads it).
 
     Returns ``(best, states, transitions, status)``.
     """
@@ -268,6 +271,9 @@ def joker_dp(
                 return 0, states, transitions, NOT_REACHED
             if beam > 0 and live > beam:
                 live = _best(live, beam, v, ahead[i + 1], top, code, val, aux, org)
+            if profile.shape[1] > 0:
+                profile[0, i * (k + 1) + c] = built
+                profile[1, i * (k + 1) + c] = live
         if dominate and not closing:  # (within a row it costs more than it saves)
             live = _undominated(
                 live, jokers, owed, radix, upgrades, code, val, aux, org, keys, places

@@ -145,12 +145,13 @@ def run_joker_dp(
     ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
     high = int(reference_ahead(x, values, ahead))
     trial = np.zeros((2, puzzle.n), dtype=np.int64)
+    unprofiled = np.zeros((2, 0), dtype=np.int64)
     work = [0, 0, 0]
 
     def run(target, width):
         best, states, transitions, status = joker_dp(
             x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
-            np.int64(target), (*limits, np.int64(width), False), trial[0], trial[1],
+            np.int64(target), (*limits, np.int64(width), False), trial[0], trial[1], unprofiled,
         )  # fmt: skip
         work[0] += states
         work[1] += transitions
