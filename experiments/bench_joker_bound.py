@@ -1,14 +1,16 @@
-"""Benchmark: what the joker bound features cost beside the search they predict.
+"""Benchmark: what the joker bound and probe features cost beside the search they predict.
 
 The ``joker_bound_*`` features (``rumdiff/features/jokers.py``) run the reference
-search's first joker pass, stopped after ``config.FEATURE_JOKER_BOUND_STATES`` states. A
-prediction is worth having when it costs less than the search: for seeded puzzles of the
-joker families of the default model's mix, this script times, in this one process, the
-whole scaled feature set of the puzzles, the same with a budget of 0 states (the
-features as they were without the bound, but for the pass's first row, where it
-stops), and the reference search of each
-(``rumdiff.solve.search_effort``), and prints the ratios and the share of the search's
-transitions that the bounded pass tried (in total, and the median per puzzle).
+search's first joker pass, stopped after ``config.FEATURE_JOKER_BOUND_STATES`` states;
+the ``joker_probe_*`` features a beam of ``config.FEATURE_PROBE_WIDTH`` states through
+its second pass. A prediction is worth having when it costs less than the search: for
+seeded puzzles of the joker families of the default model's mix, this script times, in
+this one process, the whole scaled feature set of the puzzles, the same with a budget
+of 0 states and a probe of one state (the features as they were without either, but
+for the first row of each pass), and the reference search of each
+(``rumdiff.solve.search_effort``), and prints the ratios and the shares of the search's
+transitions that the bounded pass and the probe tried (in total, and the median per
+puzzle).
 
     python experiments/bench_joker_bound.py               # 300 puzzles a family
     python experiments/bench_joker_bound.py --count 50
@@ -50,9 +52,9 @@ def main(argv=None) -> None:
     search_effort(warm[0])
     print("| family | puzzles | features, ms a puzzle | without the bound | reference search, "
           "ms a puzzle | features / search | without the bound | bound transitions / "
-          "search's, total | median a puzzle |\n|---|---:|---:|---:|---:|---:|---:|---:|"
-          "---:|")  # fmt: skip
-    budget = config.FEATURE_JOKER_BOUND_STATES
+          "search's, total | median a puzzle | probe transitions / search's, total | "
+          "median a puzzle |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")  # fmt: skip
+    budget, width = config.FEATURE_JOKER_BOUND_STATES, config.FEATURE_PROBE_WIDTH
     for k, m, n, mode, jokers in FAMILIES:
         count = args.count if n <= 50 else max(1, args.count // 6)
         puzzles = generate(count, k=k, m=m, n=n, mode=mode, jokers=jokers, seed=args.seed).puzzles
@@ -60,20 +62,23 @@ def main(argv=None) -> None:
         features = compute_features(puzzles, m=m, feature_set="scaled")
         feature_seconds = time.perf_counter() - started
         config.FEATURE_JOKER_BOUND_STATES = 0  # the pass stops after its first row
+        config.FEATURE_PROBE_WIDTH = 1
         started = time.perf_counter()
         compute_features(puzzles, m=m, feature_set="scaled")
         without = time.perf_counter() - started
-        config.FEATURE_JOKER_BOUND_STATES = budget
+        config.FEATURE_JOKER_BOUND_STATES, config.FEATURE_PROBE_WIDTH = budget, width
         started = time.perf_counter()
         efforts = [search_effort(puzzles[i]).transitions for i in range(count)]
         search_seconds = time.perf_counter() - started
         bound = features["joker_bound_transitions"].to_numpy(float)
+        probe = features["joker_probe_transitions"].to_numpy(float)
         effort = np.maximum(np.asarray(efforts, dtype=float), 1)
         print(f"| G({k}, {m}, {n}) j={jokers} {mode} | {count} | "
               f"{1000 * feature_seconds / count:.2f} | {1000 * without / count:.2f} | "
               f"{1000 * search_seconds / count:.2f} | {feature_seconds / search_seconds:.2f} | "
               f"{without / search_seconds:.2f} | {bound.sum() / effort.sum():.3f} | "
-              f"{np.median(bound / effort):.3f} |")  # fmt: skip
+              f"{np.median(bound / effort):.3f} | {probe.sum() / effort.sum():.3f} | "
+              f"{np.median(probe / effort):.3f} |")  # fmt: skip
 
 
 if __name__ == "__main__":
