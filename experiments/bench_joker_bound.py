@@ -28,9 +28,10 @@ from rumdiff.data.generator import generate
 from rumdiff.features import compute_features
 from rumdiff.solve import search_effort
 
-#: (k, m, n, mode, jokers) of the families timed: the mix's joker families.
+#: (k, m, n, mode, jokers) of the families timed: the mix's families that run the joker DP.
 FAMILIES = (
     (4, 2, 13, "turn", 2),
+    (4, 2, 13, "turn", 0),
     (3, 2, 30, "turn", 1),
     (4, 1, 40, "turn", 2),
     (4, 3, 13, "turn", 2),
