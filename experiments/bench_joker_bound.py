@@ -6,8 +6,9 @@ the ``joker_probe_*`` features a beam of ``config.FEATURE_PROBE_WIDTH`` states t
 its second pass. A prediction is worth having when it costs less than the search: for
 seeded puzzles of the joker families of the default model's mix, this script times, in
 this one process, the whole scaled feature set of the puzzles, the same with a budget
-of 0 states and a probe of one state (the features as they were without either, but
-for the first row of each pass), and the reference search of each
+of 0 states and a probe one state wide (the features as they were without either,
+but for the first pass's first row and a probe that walks every row with one state),
+and the reference search of each
 (``rumdiff.solve.search_effort``), and prints the ratios and the shares of the search's
 transitions that the bounded pass and the probe tried (in total, and the median per
 puzzle).

@@ -330,9 +330,10 @@ def test_joker_bound_budget(monkeypatch):
 
 def test_probe_is_the_second_pass_when_it_keeps_every_state(monkeypatch):
     """Wide enough never to cut, the probe is the reference search's second pass: on turns
-    whose first pass is refuted, the two passes' transitions add up to the search's, and
-    the growth is that of the pass itself, whatever the width beyond. At the default
-    width the probe cuts the widest passes: fewer transitions, another growth."""
+    whose first pass is refuted (where the search's second pass aims at the table's
+    points, as the probe does), the two passes' transitions add up to the search's, and
+    nothing changes with a width beyond. At the default width the probe cuts the
+    widest passes: fewer transitions."""
     from rumdiff.data.turns import generate_turns
     from rumdiff.solve import search_effort
 
@@ -356,6 +357,72 @@ def test_probe_is_the_second_pass_when_it_keeps_every_state(monkeypatch):
             assert effort.transitions == passes, stack[int(row)]
             checked += 1
     assert checked > 80 and cut > 10
+
+
+def _second_pass(puzzle, target, beam):
+    """The reference joker DP's pass aimed at ``target`` with a beam (0: none), called
+    directly: ``(transitions, profile)``."""
+    from rumdiff.solve._joker_bound import reference_ahead
+    from rumdiff.solve._jokers import joker_dp
+    from rumdiff.solve.jokers import joker_tables
+
+    n, k, j = puzzle.n, puzzle.k, puzzle.jokers
+    tables, groups, pair = joker_tables(k, puzzle.m, j)
+    values = np.zeros(n + 1, dtype=np.int64)
+    values[:n] = np.arange(n, 0, -1)
+    x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
+    need = np.ascontiguousarray(puzzle.table_copies[::-1], dtype=np.int64)
+    ahead = np.zeros((n + 2, j + 1), dtype=np.int64)
+    reference_ahead(x, values, ahead)
+    profile = np.zeros((2, (n + 1) * (k + 1)), dtype=np.int64)
+    path = np.zeros((2, n), dtype=np.int64)
+    budget = (np.int64(10**7), np.int64(config.MAX_LIVE_STATES), np.int64(beam), False)
+    _, _, transitions, _ = joker_dp(x, need, values, ahead, j, puzzle.table_jokers, tables,
+                                    groups, pair, np.int64(target), budget, path[0], path[1],
+                                    profile)  # fmt: skip
+    return transitions, profile
+
+
+def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept():
+    """The growth, recomputed in Python from the profile of the same beam pass called
+    directly: the product over the steps that made states of made / kept the step
+    before. Some turns' probes cut (growth > 0), some never do and close in one state
+    (growth 0); and without a table the probe aims at joker_lower, checked against the
+    unbeamed pass aimed there."""
+    from rumdiff.data.generator import generate
+    from rumdiff.data.turns import generate_turns
+
+    turns, _, _ = generate_turns(40, k=4, m=2, n=13, jokers=2, seed=80)
+    got = joker_features(turns)
+    for row in range(len(turns)):
+        turn = turns[row]
+        transitions, profile = _second_pass(
+            turn, got["joker_lower"][row], config.FEATURE_PROBE_WIDTH
+        )
+        made, kept = profile
+        steps = int(np.argmin(made > 0)) if (made == 0).any() else len(made)
+        before = np.concatenate([[1], kept[: steps - 1]])
+        expected = float(np.sum(np.log10(made[:steps] / before)))
+        assert got["joker_probe_growth"][row] == pytest.approx(expected, abs=1e-9)
+        assert got["joker_probe_transitions"][row] == transitions
+    assert (got["joker_probe_growth"] > 0.5).sum() > 10  # the beam cut these
+    simplex = generate(30, k=4, m=2, n=13, mode="simplex", jokers=2, seed=81).puzzles
+    monkey = config.FEATURE_PROBE_WIDTH
+    try:
+        config.FEATURE_PROBE_WIDTH = 10**6
+        wide = joker_features(simplex)
+        # A turn's table can always be placed (it is made of valid sets), so the whole
+        # pass closes in one state: nothing cut, nothing grown.
+        assert (joker_features(turns)["joker_probe_growth"] == 0).all()
+    finally:
+        config.FEATURE_PROBE_WIDTH = monkey
+    differ = 0
+    for row in range(len(simplex)):
+        puzzle = simplex[row]
+        transitions, _ = _second_pass(puzzle, wide["joker_lower"][row], 0)
+        assert wide["joker_probe_transitions"][row] == transitions
+        differ += transitions != _second_pass(puzzle, 0, 0)[0]
+    assert differ > 5  # the aim matters: aimed at 0 the pass walks more
 
 
 def test_joker_dp_profile_counts_the_states():

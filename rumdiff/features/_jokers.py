@@ -170,13 +170,16 @@ def joker_bound_stack(
     ``met``: it found an arrangement placing every tile; ``refuted``: it proved there is
     none; neither: the budget ran out first.
 
-    The probe walks the second pass, aimed at ``lower[p]`` as the search's is aimed at its
-    lower bound, keeping only ``width`` states (the DP's beam) after each step. What each
-    step makes of the states it kept is a sample of how the whole pass grows (Knuth's
-    estimate of a search tree's size, here on a DP's layers): ``growth`` is log10 of the
-    product of states made over states kept the step before, the states the unbeamed
-    pass would hold at its last step had every state grown alike (exactly its last live
-    count when the beam never cuts; never below 0).
+    The probe walks the second pass, aimed at ``lower[p]`` (on a turn the table's points,
+    the search's own aim), keeping only ``width`` states (the DP's beam) after each step.
+    ``growth`` is log10 of the product, over the steps, of states made over states kept
+    the step before, up to the last step that made any: the states that step would hold
+    had every state beyond the beam grown like those kept, as in Knuth's estimate of a
+    search tree from sampled paths. It telescopes to the last step's states times what
+    the beam cut at each step, so it is never below 0; a pass that runs to its end closes
+    in one state, so there it measures how much the beam had to cut (0 when it never
+    cut), and a probe whose beam lost every state (which proves nothing) gives the
+    estimate at the step where it did.
     """
     n, k = stack.shape[1:]
     x = np.empty((n, k), np.int64)
@@ -212,7 +215,7 @@ def joker_bound_stack(
         cuts = 0.0
         for step in range(profile.shape[1]):
             if profile[0, step] == 0:
-                break  # the probe ended: no state lives (its pass proves no arrangement)
+                break  # no state lives: the beam lost them all, or the pass has none
             growth = cuts + np.log10(profile[0, step])
             cuts += np.log10(profile[0, step] / profile[1, step])
         out[p, 3] = growth

@@ -62,11 +62,14 @@ JOKER_FEATURES = {
     "joker_bound_transitions": "transitions that bounded pass tried: the partial "
     "arrangements that have lost no tile yet, a sample of the search's space taken "
     "where it is narrowest, which grows with the space the second pass must walk.",
-    "joker_probe_growth": "a probe of the search's second pass (aimed at joker_lower, as "
-    "the search's is aimed at its lower bound) that keeps only "
-    "config.FEATURE_PROBE_WIDTH states after each step: log10 of the product of what each "
-    "step made of the states it kept, a Knuth-style estimate of how wide the whole pass "
-    "grows (0 for a puzzle without jokers or a table).",
+    "joker_probe_growth": "a probe of the search's second pass that keeps only "
+    "config.FEATURE_PROBE_WIDTH states after each step, aimed at joker_lower (on a turn "
+    "the table's points, the search's own aim; without a table a weaker stand-in for the "
+    "joker-free optimum the search aims at): log10 of the product of what each step made "
+    "of the states kept the step before, which telescopes to the last step's states "
+    "times how much the beam cut at each step, so it grows with how much wider the "
+    "unbeamed pass runs than the probe (0 when the beam never cut and the pass closed in "
+    "one state; 0 for a puzzle without jokers or a table).",
     "joker_probe_transitions": "transitions that probe tried: at most a fixed sample, "
     "all of the second pass when it never holds more states than the probe keeps.",
 }

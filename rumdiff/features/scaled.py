@@ -66,7 +66,7 @@ SCALED_FEATURES = {
     "joker_bound_met": "the joker DP's first pass, bounded, places every tile (0 or 1)",
     "joker_bound_refuted": "that bounded pass proves no arrangement places every tile",
     "joker_bound_transitions": "transitions that bounded pass tried (a search size, unscaled)",
-    "joker_probe_growth": "log10 of the second pass's width as a beam probe of it estimates",
+    "joker_probe_growth": "log10 of how much a beam probe of the second pass had to cut",
     "joker_probe_transitions": "transitions that probe tried (a search size, unscaled)",
 }
 
