@@ -9,8 +9,6 @@ from rumdiff import config
 from rumdiff.cli import UserError
 from rumdiff.cli.options import check_outputs, output_stream, puzzle_blocks, puzzle_options
 
-#: How to build the default model when it is missing (the README's pipeline).
-
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
