@@ -331,9 +331,8 @@ def test_joker_bound_budget(monkeypatch):
 def test_probe_is_the_second_pass_when_it_keeps_every_state(monkeypatch):
     """Wide enough never to cut, the probe is the reference search's second pass: on turns
     whose first pass is refuted (where the search's second pass aims at the table's
-    points, as the probe does), the two passes' transitions add up to the search's, and
-    nothing changes with a width beyond. At the default width the probe cuts the
-    widest passes: fewer transitions."""
+    points, as the probe does), the two passes' transitions add up to the search's. At
+    the default width the probe cuts the widest passes: fewer transitions."""
     from rumdiff.data.turns import generate_turns
     from rumdiff.solve import search_effort
 
@@ -342,12 +341,8 @@ def test_probe_is_the_second_pass_when_it_keeps_every_state(monkeypatch):
     sampled = [joker_features(stack) for stack in turns]
     monkeypatch.setattr(config, "FEATURE_PROBE_WIDTH", 10**6)
     whole = [joker_features(stack) for stack in turns]
-    monkeypatch.setattr(config, "FEATURE_PROBE_WIDTH", 10**7)
-    wider = [joker_features(stack) for stack in turns]
     checked = cut = 0
-    for stack, few, got, more in zip(turns, sampled, whole, wider, strict=True):
-        for name in PROBE:
-            np.testing.assert_array_equal(got[name], more[name])
+    for stack, few, got in zip(turns, sampled, whole, strict=True):
         assert (few["joker_probe_growth"] >= 0).all() and (got["joker_probe_growth"] >= 0).all()
         assert (few["joker_probe_transitions"] <= got["joker_probe_transitions"]).all()
         cut += int((few["joker_probe_transitions"] < got["joker_probe_transitions"]).sum())
@@ -361,7 +356,7 @@ def test_probe_is_the_second_pass_when_it_keeps_every_state(monkeypatch):
 
 def _second_pass(puzzle, target, beam):
     """The reference joker DP's pass aimed at ``target`` with a beam (0: none), called
-    directly: ``(transitions, profile)``."""
+    directly: ``(states, transitions, profile)``."""
     from rumdiff.solve._joker_bound import reference_ahead
     from rumdiff.solve._jokers import joker_dp
     from rumdiff.solve.jokers import joker_tables
@@ -377,13 +372,13 @@ def _second_pass(puzzle, target, beam):
     profile = np.zeros((2, (n + 1) * (k + 1)), dtype=np.int64)
     path = np.zeros((2, n), dtype=np.int64)
     budget = (np.int64(10**7), np.int64(config.MAX_LIVE_STATES), np.int64(beam), False)
-    _, _, transitions, _ = joker_dp(x, need, values, ahead, j, puzzle.table_jokers, tables,
-                                    groups, pair, np.int64(target), budget, path[0], path[1],
-                                    profile)  # fmt: skip
-    return transitions, profile
+    _, states, transitions, _ = joker_dp(x, need, values, ahead, j, puzzle.table_jokers,
+                                         tables, groups, pair, np.int64(target), budget,
+                                         path[0], path[1], profile)  # fmt: skip
+    return states, transitions, profile
 
 
-def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept():
+def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept(monkeypatch):
     """The growth, recomputed in Python from the profile of the same beam pass called
     directly: the product over the steps that made states of made / kept the step
     before. Some turns' probes cut (growth > 0), some never do and close in one state
@@ -396,7 +391,7 @@ def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept():
     got = joker_features(turns)
     for row in range(len(turns)):
         turn = turns[row]
-        transitions, profile = _second_pass(
+        _, transitions, profile = _second_pass(
             turn, got["joker_lower"][row], config.FEATURE_PROBE_WIDTH
         )
         made, kept = profile
@@ -407,21 +402,17 @@ def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept():
         assert got["joker_probe_transitions"][row] == transitions
     assert (got["joker_probe_growth"] > 0.5).sum() > 10  # the beam cut these
     simplex = generate(30, k=4, m=2, n=13, mode="simplex", jokers=2, seed=81).puzzles
-    monkey = config.FEATURE_PROBE_WIDTH
-    try:
-        config.FEATURE_PROBE_WIDTH = 10**6
-        wide = joker_features(simplex)
-        # A turn's table can always be placed (it is made of valid sets), so the whole
-        # pass closes in one state: nothing cut, nothing grown.
-        assert (joker_features(turns)["joker_probe_growth"] == 0).all()
-    finally:
-        config.FEATURE_PROBE_WIDTH = monkey
+    monkeypatch.setattr(config, "FEATURE_PROBE_WIDTH", 10**6)
+    wide = joker_features(simplex)
+    # A turn's table can always be placed (it is made of valid sets), so the whole pass
+    # closes in one state: nothing cut, nothing grown.
+    assert (joker_features(turns)["joker_probe_growth"] == 0).all()
     differ = 0
     for row in range(len(simplex)):
         puzzle = simplex[row]
-        transitions, _ = _second_pass(puzzle, wide["joker_lower"][row], 0)
+        transitions = _second_pass(puzzle, wide["joker_lower"][row], 0)[1]
         assert wide["joker_probe_transitions"][row] == transitions
-        differ += transitions != _second_pass(puzzle, 0, 0)[0]
+        differ += transitions != _second_pass(puzzle, 0, 0)[1]
     assert differ > 5  # the aim matters: aimed at 0 the pass walks more
 
 
@@ -430,29 +421,11 @@ def test_joker_dp_profile_counts_the_states():
     row's last step add up to the states the DP reports, and none is cut; with a beam,
     a step keeps the beam's width of what it made, or up to twice on ties."""
     from rumdiff.data.turns import generate_turns
-    from rumdiff.solve._joker_bound import reference_ahead
-    from rumdiff.solve._jokers import joker_dp
-    from rumdiff.solve.jokers import joker_tables
 
     turns, _, _ = generate_turns(20, k=4, m=2, n=13, jokers=2, seed=70)
-    tables, groups, pair = joker_tables(4, 2, 2)
-    values = np.zeros(14, dtype=np.int64)
-    values[:13] = np.arange(13, 0, -1)
     for row in range(len(turns)):
-        turn = turns[row]
-        x = np.ascontiguousarray(turn.copies[::-1], dtype=np.int64)
-        need = np.ascontiguousarray(turn.table_copies[::-1], dtype=np.int64)
-        ahead = np.zeros((15, 3), dtype=np.int64)
-        reference_ahead(x, values, ahead)
         for beam in (0, 8):
-            profile = np.zeros((2, 14 * 5), dtype=np.int64)
-            path = np.zeros((2, 13), dtype=np.int64)
-            _, states, _, _ = joker_dp(
-                x, need, values, ahead, 2, turn.table_jokers, tables, groups, pair,
-                np.int64(0), (np.int64(10**7), np.int64(10**7), np.int64(beam), False),
-                path[0], path[1], profile,
-            )  # fmt: skip
-            made, kept = profile
+            states, _, (made, kept) = _second_pass(turns[row], 0, beam)
             assert states == kept[4::5].sum() and (kept <= made).all()
             if beam == 0:
                 np.testing.assert_array_equal(made, kept)
