@@ -35,7 +35,7 @@ default-model: setup
 		$(BIN)/rumdiff generate data/generated/mix/$$name.parquet --count $$count $$options \
 			--features scaled --resume -q || exit 1; done
 	$(BIN)/rumdiff train $(MIX:%=data/generated/mix/%.parquet) --features scaled \
-		-o runs/default-model --model models/default.skops --seed 0
+		--grid mix -o runs/default-model --model models/default.skops --seed 0
 
 # The thesis's model (rumdiff predict --model thesis): G(4, 2, 100) without jokers,
 # 400,000 puzzles with search labels at that family's terciles, as the thesis's (about

@@ -109,7 +109,9 @@ TRAIN_GRID = "default"
 #: Hyperparameter grids of the pipeline's random forest (step "forest"). "thesis" is the
 #: thesis's grid (Section 7.6), searched on every row; its forests grow without bound.
 #: "default" bounds every tree (max_leaf_nodes) so the model stays small: capacity is not
-#: what limits the forest (docs/decisions/default-grid.md).
+#: what limits the forest (docs/decisions/default-grid.md). "mix", the default model's
+#: (``make default-model``), adds how many features each split tries: on the mix of
+#: families half of them beat the square root (docs/decisions/cross-family.md).
 TRAIN_GRIDS = {
     "thesis": {
         "n_estimators": (50, 100, 150),
@@ -124,8 +126,9 @@ TRAIN_GRIDS = {
         "class_weight": ("balanced", None),
     },
 }
+TRAIN_GRIDS["mix"] = {**TRAIN_GRIDS["default"], "max_features": ("sqrt", 0.5)}
 #: Rows of the stratified subsample each grid is searched on (None: every row).
-TRAIN_SEARCH_ROWS = {"thesis": None, "default": 40_000}
+TRAIN_SEARCH_ROWS = {"thesis": None, "default": 40_000, "mix": 40_000}
 #: Folds of the grid search (on the searched rows).
 TRAIN_SEARCH_FOLDS = 3
 #: Score the grid search maximises (scikit-learn scorer name).
@@ -135,7 +138,7 @@ COMPARE_FEATURE_SETS = ("thesis", "extended")
 #: Per grid: most rows each tree of a forest draws (its bootstrap sample), or None for as
 #: many as the forest is fit on: a bounded tree needs no more rows to place its splits
 #: (docs/decisions/default-grid.md).
-TRAIN_MAX_SAMPLES = {"thesis": None, "default": 30_000}
+TRAIN_MAX_SAMPLES = {"thesis": None, "default": 30_000, "mix": 30_000}
 #: The regressor of log10 effort (rumdiff.learn.regression): as bounded as the default
 #: grid's trees, so the default model stays small (docs/decisions/default-grid.md).
 REGRESSOR = {

@@ -16,7 +16,7 @@ THRESHOLDS = "300,3000"
 @pytest.fixture(scope="module")
 def families(tmp_path_factory):
     """Two tiny datasets of other families, G(3, 1, 13) and G(4, 2, 20) with a joker,
-    and a model trained across them."""
+    and a model trained across them on the default model's grid."""
     from rumdiff.data import DatasetSpec, build_dataset
 
     folder = tmp_path_factory.mktemp("families")
@@ -31,7 +31,7 @@ def families(tmp_path_factory):
         build_dataset(path, spec, jobs=1)
     model = folder / "model.skops"
     argv = ["train", *map(str, paths), "--features", "scaled", "-o", str(folder / "report"),
-            "--model", str(model), "--folds", "3", "--grid", "default", "--jobs", "1", "-q",
+            "--model", str(model), "--folds", "3", "--grid", "mix", "--jobs", "1", "-q",
             "--thresholds", THRESHOLDS]  # fmt: skip
     assert main(argv) == 0
     return folder, paths, model
@@ -50,6 +50,8 @@ def test_the_model_records_its_scope_and_every_dataset(families):
     assert scope["copies_per_value"] == 8 and scope["table"] is False
     assert scope["families"] == {"G(3, 1, 13) simplex": 120, "G(4, 2, 20) j=1 simplex": 120}
     assert side["feature_set"] == "scaled" and side["thresholds"] == [300, 3000]
+    # The mix grid searches how many features a split tries, and the sidecar says which won.
+    assert side["grid"] == "mix" and side["params"]["max_features"] in ("sqrt", 0.5)
     report = (folder / "report" / "report.md").read_text()
     assert "| G(4, 2, 20) j=1 simplex | 120 | `" in report and "g4-2-20-j1.parquet" in report
 

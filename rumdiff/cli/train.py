@@ -59,13 +59,14 @@ def register(subparsers) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--grid", choices=tuple(config.TRAIN_GRIDS), default=config.TRAIN_GRID,
-        help="hyperparameter grid: 'default' (size-capped, searched on a subsample) or "
+        help="hyperparameter grid: 'default' (size-capped, searched on a subsample), 'mix' "
+        "(the same, also trying half the features at each split: the default model's) or "
         "'thesis' (the thesis's 81 candidates, searched on every row: slow)",
     )  # fmt: skip
     parser.add_argument(
         "--search-rows", type=integer(0, 2**40), default=None, metavar="N",
         help="rows of the stratified subsample the grid is searched on, 0 for all "
-        "(default: 40,000 for the default grid, all for thesis)",
+        "(default: 40,000 for the default and mix grids, all for thesis)",
     )  # fmt: skip
     parser.add_argument(
         "--folds", type=integer(2, 1000), default=config.TRAIN_FOLDS, help="cross-validation folds"
