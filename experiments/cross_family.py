@@ -2,7 +2,8 @@
 every family, seen in training and held out.
 
 Reads the datasets of the training mix (models/default-mix.txt, built by
-``make default-model`` into data/generated/mix/) and prints three Markdown tables:
+``make default-model`` into data/generated/mix/) and prints three Markdown tables, and
+a fourth when asked:
 
 1. **scale**: per family, the share of puzzles the bounds settle (easy), the quartiles of
    the search effort of the rest, and the share of each class under the thresholds;
@@ -12,11 +13,15 @@ Reads the datasets of the training mix (models/default-mix.txt, built by
    class cut the misclassified puzzles lie;
 3. **held out**: leave one group of families out, train on the rest, score the group
    (:data:`HELD_OUT`): the real game's turns, k = 6, m = 1, then harder cuts: every
-   G(4, 2, 13) dataset, m = 3, n = 200, every turn, every puzzle with jokers.
+   G(4, 2, 13) dataset, m = 3, n = 200, every turn, every puzzle with jokers;
+4. **families** (only when asked, 24 forests): leave each family out alone, train on the
+   other 23, score it.
 
-    python experiments/cross_family.py                # all three
+    python experiments/cross_family.py                # the first three
+    python experiments/cross_family.py --only families  # each family left out alone
     python experiments/cross_family.py --only scale   # the cuts alone, in seconds
     python experiments/cross_family.py --drop NAME,NAME  # without some features, same forest
+    python experiments/cross_family.py --set max_features=sqrt  # another forest parameter
 
 The forests take the default model's parameters (its sidecar's, or the default grid's
 first candidate when it has none).
@@ -167,11 +172,11 @@ def cv_table(data, params, folds, seed, jobs) -> tuple:
     return pd.DataFrame(rows), guess, z_guess
 
 
-def held_out_table(data, keys, params, seed, jobs) -> pd.DataFrame:
-    """Train without each group of :data:`HELD_OUT` and score it, as a whole and per family."""
+def held_out_table(data, groups: dict, params, seed, jobs) -> pd.DataFrame:
+    """Train without each group (a name and its rows' mask) and score it, as a whole and,
+    when it holds several, per family."""
     rows = []
-    for group, test in HELD_OUT.items():
-        out = np.array([test(*key) for key in keys], dtype=bool)
+    for group, out in groups.items():
         if not out.any() or out.all():
             continue
         forest = training.fit_forest(params, data.X[~out], data.y[~out], jobs=jobs, seed=seed)
@@ -179,9 +184,10 @@ def held_out_table(data, keys, params, seed, jobs) -> pd.DataFrame:
         guess = forest.predict(data.X[out])
         z_guess = regressor.predict(data.X[out])
         y, z, family = data.y[out], data.target[out], data.family[out]
-        rows.append({"held out": group, "family": "all of them",
+        names = list(dict.fromkeys(family))
+        rows.append({"held out": group, "family": "all of them" if len(names) > 1 else names[0],
                      **scores(y, guess, z, z_guess)})  # fmt: skip
-        for name in dict.fromkeys(family):
+        for name in names if len(names) > 1 else ():
             here = family == name
             rows.append({"held out": group, "family": name,
                          **scores(y[here], guess[here], z[here], z_guess[here])})  # fmt: skip
@@ -202,6 +208,18 @@ def markdown(frame: pd.DataFrame, digits: int = 3) -> str:
     return "\n".join(lines) + "\n"
 
 
+def forest_value(text: str):
+    """A forest parameter's value as ``--set`` gives it: an int, a float, None or a name."""
+    if text == "None":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def model_params(path: Path) -> dict:
     """The classifier parameters of the default model's sidecar, else the default grid's."""
     side = path.with_name(path.name + ".json")
@@ -218,12 +236,16 @@ def main(argv=None) -> None:
     parser.add_argument("--mix", type=Path, default=ROOT / "models" / "default-mix.txt")
     parser.add_argument("--folder", type=Path, default=ROOT / "data" / "generated" / "mix")
     parser.add_argument("--model", type=Path, default=ROOT / config.DEFAULT_MODEL)
-    parser.add_argument("--only", choices=("scale", "cv", "held-out"), default=None)
+    parser.add_argument("--only", choices=("scale", "cv", "held-out", "families"), default=None,
+                        help="one part (families, each family left out alone, runs only "
+                        "when asked: 24 forests)")  # fmt: skip
     parser.add_argument("--folds", type=int, default=config.TRAIN_FOLDS)
     parser.add_argument("--seed", type=int, default=config.SEED)
     parser.add_argument("--jobs", type=int, default=-1)
     parser.add_argument("--drop", default="", metavar="NAME[,NAME]",
                         help="feature columns to leave out (say, what a feature adds)")  # fmt: skip
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a classifier parameter unlike the model's (repeatable)")  # fmt: skip
     args = parser.parse_args(argv)
     thresholds = config.LABEL_THRESHOLDS["search"]
     data, keys = load(mix_datasets(args.mix, args.folder), thresholds)
@@ -236,6 +258,11 @@ def main(argv=None) -> None:
         data = replace(data, X=data.X[:, keep],
                        feature_names=[data.feature_names[i] for i in keep])  # fmt: skip
     params = model_params(args.model)
+    for setting in args.set:
+        name, sep, value = setting.partition("=")
+        if not sep or name not in training.make_pipeline()["forest"].get_params():
+            parser.error(f"--set {setting!r}: expected NAME=VALUE, NAME a forest parameter")
+        params[name] = forest_value(value)
     print(f"{len(data):,} puzzles, {len(data.scope['families'])} families; thresholds "
           f"{thresholds}; forest {params}\n")  # fmt: skip
     if args.only in (None, "scale"):
@@ -253,7 +280,13 @@ def main(argv=None) -> None:
         print(score_classes(data, z_guess, thresholds) + "\n")
     if args.only in (None, "held-out"):
         print("## Held out: trained without the group, scored on it\n")
-        print(markdown(held_out_table(data, keys, params, args.seed, args.jobs)))
+        groups = {group: np.array([test(*key) for key in keys], dtype=bool)
+                  for group, test in HELD_OUT.items()}  # fmt: skip
+        print(markdown(held_out_table(data, groups, params, args.seed, args.jobs)))
+    if args.only == "families":
+        print("## Each family left out alone: trained on the other 23, scored on it\n")
+        groups = {name: data.family == name for name in data.scope["families"]}
+        print(markdown(held_out_table(data, groups, params, args.seed, args.jobs)))
 
 
 if __name__ == "__main__":
