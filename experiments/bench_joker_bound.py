@@ -15,6 +15,7 @@ puzzle).
 
     python experiments/bench_joker_bound.py               # 300 puzzles a family
     python experiments/bench_joker_bound.py --count 50
+    python experiments/bench_joker_bound.py --width 256   # the probe at another width
 """
 
 from __future__ import annotations
@@ -48,7 +49,11 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--width", type=int, default=None, metavar="STATES",
+                        help="the probe this many states wide (default: config's)")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.width is not None:
+        config.FEATURE_PROBE_WIDTH = args.width
     warm = generate(2, k=4, m=2, n=13, mode="turn", jokers=2, seed=args.seed).puzzles
     compute_features(warm, m=2, feature_set="scaled")  # compile outside the timing
     search_effort(warm[0])

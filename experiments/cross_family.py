@@ -22,6 +22,7 @@ a fourth when asked:
     python experiments/cross_family.py --only scale   # the cuts alone, in seconds
     python experiments/cross_family.py --drop NAME,NAME  # without some features, same forest
     python experiments/cross_family.py --set max_features=sqrt  # another forest parameter
+    python experiments/cross_family.py --width 256      # the probe of the joker search wider
 
 The forests take the default model's parameters (its sidecar's, or the default grid's
 first candidate when it has none).
@@ -41,9 +42,11 @@ from scipy.stats import spearmanr
 
 from rumdiff import config
 from rumdiff.data import read_dataset, read_sidecar
+from rumdiff.features import joker_features
 from rumdiff.learn import training
 from rumdiff.learn.regression import fit_regressor
 from rumdiff.learn.training_set import combine_training_data, training_data
+from rumdiff.puzzle import decode_games
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,16 +74,23 @@ def mix_datasets(mix: Path, folder: Path) -> list:
     return names
 
 
-def load(paths, thresholds) -> tuple:
-    """The combined training data, and each row's (k, m, n, jokers, mode)."""
+def load(paths, thresholds, fresh_probe=False) -> tuple:
+    """The combined training data, and each row's (k, m, n, jokers, mode); with
+    ``fresh_probe``, the ``joker_probe_*`` columns computed afresh (at
+    ``config.FEATURE_PROBE_WIDTH``)."""
     parts, keys = [], []
     for path in paths:
         metadata = read_sidecar(path)
         frame = read_dataset(path)
+        parameters = metadata.get("parameters") or {}
+        key = (int(frame["k"].iloc[0]), int(frame["m"].iloc[0]), int(frame["n"].iloc[0]),
+               int(parameters.get("jokers") or 0), parameters["mode"])  # fmt: skip
+        if fresh_probe and (key[3] > 0 or key[4] == "turn"):
+            fresh = joker_features(decode_games(frame["puzzle"], key[0], key[2], m=key[1]))
+            for column in ("joker_probe_growth", "joker_probe_transitions"):
+                frame[column] = fresh[column]
         part = training_data(frame, metadata, feature_set="scaled", label_by="search",
                              thresholds=thresholds, source=str(path), alone=False)  # fmt: skip
-        parameters = metadata.get("parameters") or {}
-        key = (part.k, part.m, part.n, int(parameters.get("jokers") or 0), parameters["mode"])
         parts.append(part)
         keys += [key] * len(part)
     return combine_training_data(parts), np.array(keys, dtype=object)
@@ -244,11 +254,15 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=-1)
     parser.add_argument("--drop", default="", metavar="NAME[,NAME]",
                         help="feature columns to leave out (say, what a feature adds)")  # fmt: skip
+    parser.add_argument("--width", type=int, default=None, metavar="STATES",
+                        help="recompute the joker_probe_* columns at this width")  # fmt: skip
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a classifier parameter unlike the model's (repeatable)")  # fmt: skip
     args = parser.parse_args(argv)
     thresholds = config.LABEL_THRESHOLDS["search"]
-    data, keys = load(mix_datasets(args.mix, args.folder), thresholds)
+    if args.width is not None:
+        config.FEATURE_PROBE_WIDTH = args.width  # (the check of the columns recomputes some)
+    data, keys = load(mix_datasets(args.mix, args.folder), thresholds, args.width is not None)
     if args.drop:
         drop = args.drop.split(",")
         unknown = sorted(set(drop) - set(data.feature_names))
