@@ -26,7 +26,7 @@ run: setup
 
 # The default model shipped in models/ (rumdiff predict uses it when given no --model):
 # one model across families, trained on the mix of models/default-mix.txt (24 datasets,
-# 52,200 puzzles with search labels and the scaled features; about 10 + 4 minutes on 2
+# 52,200 puzzles with search labels and the scaled features; about 10 + 8 minutes on 2
 # cores). docs/decisions/cross-family.md; `python experiments/cross_family.py` scores it
 # per family, and with each group of families held out.
 MIX := $(shell sed -n 's/^\([a-z0-9-][a-z0-9-]*\) .*/\1/p' models/default-mix.txt)
