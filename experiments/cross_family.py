@@ -14,8 +14,8 @@ a fourth when asked:
 3. **held out**: leave one group of families out, train on the rest, score the group
    (:data:`HELD_OUT`): the real game's turns, k = 6, m = 1, then harder cuts: every
    G(4, 2, 13) dataset, m = 3, n = 200, every turn, every puzzle with jokers;
-4. **families** (only when asked, 24 forests): leave each family out alone, train on the
-   other 23, score it.
+4. **families** (only when asked: a classifier and a regressor per family): leave each
+   family out alone, train on the others, score it.
 
     python experiments/cross_family.py                # the first three
     python experiments/cross_family.py --only families  # each family left out alone
@@ -219,9 +219,10 @@ def markdown(frame: pd.DataFrame, digits: int = 3) -> str:
 
 
 def forest_value(text: str):
-    """A forest parameter's value as ``--set`` gives it: an int, a float, None or a name."""
-    if text == "None":
-        return None
+    """A forest parameter's value as ``--set`` gives it: an int, a float, None, a truth
+    value or a name."""
+    if text in ("None", "True", "False"):
+        return {"None": None, "True": True, "False": False}[text]
     for kind in (int, float):
         try:
             return kind(text)
@@ -248,7 +249,7 @@ def main(argv=None) -> None:
     parser.add_argument("--model", type=Path, default=ROOT / config.DEFAULT_MODEL)
     parser.add_argument("--only", choices=("scale", "cv", "held-out", "families"), default=None,
                         help="one part (families, each family left out alone, runs only "
-                        "when asked: 24 forests)")  # fmt: skip
+                        "when asked: two forests per family)")  # fmt: skip
     parser.add_argument("--folds", type=int, default=config.TRAIN_FOLDS)
     parser.add_argument("--seed", type=int, default=config.SEED)
     parser.add_argument("--jobs", type=int, default=-1)
@@ -261,7 +262,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     thresholds = config.LABEL_THRESHOLDS["search"]
     if args.width is not None:
-        config.FEATURE_PROBE_WIDTH = args.width  # (the check of the columns recomputes some)
+        config.FEATURE_PROBE_WIDTH = args.width  # (load's joker_features reads it)
     data, keys = load(mix_datasets(args.mix, args.folder), thresholds, args.width is not None)
     if args.drop:
         drop = args.drop.split(",")
@@ -274,11 +275,14 @@ def main(argv=None) -> None:
     params = model_params(args.model)
     for setting in args.set:
         name, sep, value = setting.partition("=")
-        if not sep or name not in training.make_pipeline()["forest"].get_params():
+        # The seed and the threads are the script's own options.
+        known = set(training.make_pipeline()["forest"].get_params()) - {"random_state", "n_jobs"}
+        if not sep or name not in known:
             parser.error(f"--set {setting!r}: expected NAME=VALUE, NAME a forest parameter")
         params[name] = forest_value(value)
     print(f"{len(data):,} puzzles, {len(data.scope['families'])} families; thresholds "
-          f"{thresholds}; forest {params}\n")  # fmt: skip
+          f"{thresholds}; forest {params}; probe width {config.FEATURE_PROBE_WIDTH}"
+          f"{' (recomputed)' if args.width is not None else ''}\n")  # fmt: skip
     if args.only in (None, "scale"):
         print("## Scale: easy share, effort quartiles of the rest, class shares\n")
         table = scale_table(data)
@@ -298,7 +302,7 @@ def main(argv=None) -> None:
                   for group, test in HELD_OUT.items()}  # fmt: skip
         print(markdown(held_out_table(data, groups, params, args.seed, args.jobs)))
     if args.only == "families":
-        print("## Each family left out alone: trained on the other 23, scored on it\n")
+        print("## Each family left out alone: trained on the others, scored on it\n")
         groups = {name: data.family == name for name in data.scope["families"]}
         print(markdown(held_out_table(data, groups, params, args.seed, args.jobs)))
 
