@@ -128,7 +128,7 @@ TRAIN_GRIDS = {
 }
 TRAIN_GRIDS["mix"] = {**TRAIN_GRIDS["default"], "max_features": ("sqrt", 0.5)}
 #: Rows of the stratified subsample each grid is searched on (None: every row).
-TRAIN_SEARCH_ROWS = {"thesis": None, "default": 40_000, "mix": 40_000}
+TRAIN_SEARCH_ROWS = {"thesis": None, "default": 40_000}
 #: Folds of the grid search (on the searched rows).
 TRAIN_SEARCH_FOLDS = 3
 #: Score the grid search maximises (scikit-learn scorer name).
@@ -138,7 +138,10 @@ COMPARE_FEATURE_SETS = ("thesis", "extended")
 #: Per grid: most rows each tree of a forest draws (its bootstrap sample), or None for as
 #: many as the forest is fit on: a bounded tree needs no more rows to place its splits
 #: (docs/decisions/default-grid.md).
-TRAIN_MAX_SAMPLES = {"thesis": None, "default": 30_000, "mix": 30_000}
+TRAIN_MAX_SAMPLES = {"thesis": None, "default": 30_000}
+# The mix grid is the default one with more candidates: it is searched and capped alike.
+TRAIN_SEARCH_ROWS["mix"] = TRAIN_SEARCH_ROWS["default"]
+TRAIN_MAX_SAMPLES["mix"] = TRAIN_MAX_SAMPLES["default"]
 #: The regressor of log10 effort (rumdiff.learn.regression): as bounded as the default
 #: grid's trees, so the default model stays small (docs/decisions/default-grid.md).
 REGRESSOR = {
