@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from rumdiff.solve._engine import AUX, CODE, FIELDS, ORG, VAL
 from rumdiff.solve._prune import (
     dominance_costs,
     kth_smallest,
@@ -100,10 +101,12 @@ def test_sibling_dominated_is_the_pairwise_rule():
             expected = any(
                 a != b and worth[a] >= worth[b] + cost[state[a], state[b]] for a in range(count)
             )
-            assert sibling_dominated(b, count, state, worth, cost) == expected
+            table = np.stack([state, worth])
+            assert sibling_dominated(b, count, table, 0, 1, cost) == expected
 
 
-def test_thin_moves_extra_with_the_lists():
+def test_thin_moves_every_field_with_the_lists():
+    # The engine's lists are one array, a state per column: thinning drops whole columns.
     m, k = 2, 3
     size = run_states(m).size
     cost = np.empty((size, size), np.int64)
@@ -113,21 +116,16 @@ def test_thin_moves_extra_with_the_lists():
     live = len(states)
     bits = np.array([sum(s << (5 * c) for c, s in enumerate(st)) for st in states], np.int64)
     val = rng.integers(0, 100, size=live).astype(np.int64)
-    code = np.arange(live, dtype=np.int64) * 7
-    org = np.arange(live, dtype=np.int32)
-    extra = code * 3
+    lists = np.zeros((FIELDS, live), np.int64)
+    lists[CODE] = bits
+    lists[VAL] = val
+    lists[ORG] = np.arange(live)
+    lists[AUX] = 3 * np.arange(live)
     dead = mark_dominated(
         live, np.arange(k), np.bool_(False), cost, run_states(m).nonzero, bits, val
     )
-    kept = thin(
-        live,
-        np.arange(k),
-        np.bool_(False),
-        cost,
-        run_states(m).nonzero,
-        (code, bits, val, org),
-        extra,
-    )
+    kept = thin(live, np.arange(k), np.bool_(False), cost, run_states(m).nonzero, lists)
     assert kept == live - dead.sum() and 0 < kept < live
-    assert (extra[:kept] == 3 * code[:kept]).all()
-    assert (code[:kept] == 7 * org[:kept]).all()
+    assert (lists[AUX, :kept] == 3 * lists[ORG, :kept]).all()
+    assert lists[ORG, :kept].tolist() == np.flatnonzero(~dead).tolist()
+    assert (lists[CODE, :kept] == bits[~dead]).all()

@@ -185,7 +185,7 @@ def extended_stack(stack, m, s, gv, tables, source, budget, out):
             seg_run_points = 0
             seg_run_tiles = 0
             for c in range(k):
-                best, most = colour_runs(x, c, lo, hi, tables, reach[c], work)
+                best, most = colour_runs(x, c, lo, hi, values, tables, reach[c], work)
                 seg_run_points += best
                 seg_run_tiles += most
                 for w in range(lo, hi):

@@ -61,9 +61,10 @@ def cell_capacities(x, w, c, s):
 
 
 @njit(cache=True)
-def joker_free_lower(x, m, s, gv, tables, reach, work, bounds):
-    """The solver's joker-free lower bound of ``x`` (changed in place): after isolated-tile
-    removal and splitting, per segment max(exact runs only, groups only), summed."""
+def joker_free_lower(x, m, s, gv, values, tables, reach, work, bounds):
+    """The solver's joker-free lower bound of ``x`` (changed in place, row w holding tiles of
+    value ``values[w] = w + 1``): after isolated-tile removal and splitting, per segment
+    max(exact runs only, groups only), summed."""
     k = x.shape[1]
     remove_isolated(x, s)
     pieces = segments(x, bounds)
@@ -76,7 +77,7 @@ def joker_free_lower(x, m, s, gv, tables, reach, work, bounds):
             groups += (w + 1) * gv[group_index(x[w], m + 1)]
         runs = 0
         for c in range(k):
-            best, _ = colour_runs(x, c, lo, hi, tables, reach[c], work)
+            best, _ = colour_runs(x, c, lo, hi, values, tables, reach[c], work)
             runs += best
         lower += max(runs, groups)
     return lower
@@ -102,6 +103,7 @@ def joker_stack(stack, table, jokers, table_jokers, m, s, gv, tables, out):
     reach = np.empty((k, n), np.int64)
     work = np.empty((4, size), np.int64)
     bounds = np.empty((n, 2), np.int64)
+    values = np.arange(1, n + 1)
     for p in range(count):
         j = jokers[p]
         on_table = 0
@@ -144,7 +146,7 @@ def joker_stack(stack, table, jokers, table_jokers, m, s, gv, tables, out):
             lower = table_points
         else:
             scratch[:, :] = x
-            lower = joker_free_lower(scratch, m, s, gv, tables, reach, work, bounds)
+            lower = joker_free_lower(scratch, m, s, gv, values, tables, reach, work, bounds)
         row = (
             j, table_jokers[p], on_table, rack, table_points, lower, upper, placeable,
             placeable_points, bridges, joker_groups, needs_joker, blocked,

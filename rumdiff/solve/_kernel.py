@@ -1,13 +1,14 @@
 """The whole-puzzle solving kernel: isolated tiles, segments, bounds and the DP passes.
 
-Called by ``rumdiff.solve.solver.solve``; the passes are ``rumdiff.solve._dp.dp_core``.
+Called by ``rumdiff.solve.solver.solve``; the passes are ``rumdiff.solve._plain.plain_pass``.
 """
 
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._dp import dp_core
-from rumdiff.solve._tiles import OK, OVER_BUDGET, fill_report, joint_radix, prepare, segment_bounds
+from rumdiff.solve._engine import OK, OVER_BUDGET
+from rumdiff.solve._plain import plain_pass
+from rumdiff.solve._tiles import colour_runs, fill_report, prepare, segment_bounds
 
 #: A budget that never runs out (the runs-only bound keeps at most n * F states).
 UNLIMITED = 1 << 62
@@ -34,39 +35,31 @@ def _copy_rows(out, lo, rows):
         out[lo + i] = rows[i]
 
 
-@njit(cache=True, inline="always")  # no library of its own, which would recompile dp_core
-def _runs_only(x, values, m, tables, dominance, gv_none, dense, radix, runs_path):
-    """Exact runs-only optimum of the rows ``x``, one colour at a time.
-
-    ``gv_none`` is a group-value table of zeros; ``runs_path`` (zeros on entry) receives
-    the joint run-state codes of a best path.
-    """
+@njit(cache=True)
+def _runs_path(x, values, m, tables, dominance, gv_none, path):
+    """A runs-only arrangement of the rows ``x`` (``path[i]``, the state code after row i,
+    5 bits a colour), traced by an exact pass per colour."""
     rows, k = x.shape
-    one = np.ones(1, np.int64)
     suffix = np.zeros(rows + 2, np.int64)
-    path = np.empty(rows, np.int64)
+    column_path = np.empty(rows, np.int64)
     scores = np.empty(rows, np.int64)
-    zero = np.int64(0)  # not a literal 0: see the note at the top of _dp
-    total = zero
+    zero = np.int64(0)  # not a literal 0: see the note at the top of _plain
     limits = (zero, np.int64(UNLIMITED), np.int64(UNLIMITED), np.bool_(True))  # no beam, no budget
+    path[:] = 0
     for c in range(k):
         column = np.empty((rows, 1), np.int64)
         for i in range(rows):
             column[i, 0] = x[i, c]
-        best, _, _, _ = dp_core(
-            column, values, m, one, tables, dominance, gv_none, suffix, zero, limits, zero, dense,
-            path, scores
+        plain_pass(
+            column, values, m, tables, dominance, gv_none, suffix, zero, limits, zero, column_path,
+            scores,
         )  # fmt: skip
-        total += best
         for i in range(rows):
-            runs_path[i] += path[i] * radix[c]
-    return total
+            path[i] += column_path[i] << (5 * c)
 
 
 @njit(cache=True, inline="always")
-def _tail_bounds(
-    x, worth, m, radix, tables, dominance, gv, suffix, beam, exact, dense, lower, work
-):
+def _tail_bounds(x, worth, m, tables, dominance, gv, suffix, beam, exact, lower, work):
     """Sharper suffix bounds for a segment: the best score of tails below checkpoints,
     with runs entering them free.
 
@@ -93,19 +86,18 @@ def _tail_bounds(
     for r in range(rows - step, 0, -step):
         tail = x[r:]
         least = lower[r]
-        best, kept, spent, result = dp_core(
-            tail, worth[r:], m, radix, tables, dominance, gv, sharp[r:], least, beam, free, dense,
-            path, scores
-        )  # fmt: skip
+        best, kept, spent, result = plain_pass(
+            tail, worth[r:], m, tables, dominance, gv, sharp[r:], least, beam, free, path, scores
+        )
         work[0] += kept
         work[1] += spent
         if result == OK:
             least = max(least, best)
         most = sharp[r]
         if least < most:
-            best, kept, spent, result = dp_core(
-                tail, worth[r:], m, radix, tables, dominance, gv, sharp[r:], least + 1, exact,
-                free, dense, path, scores
+            best, kept, spent, result = plain_pass(
+                tail, worth[r:], m, tables, dominance, gv, sharp[r:], least + 1, exact, free,
+                path, scores
             )  # fmt: skip
             work[0] += kept
             work[1] += spent
@@ -129,7 +121,6 @@ def solve_kernel(
     gv,
     gv_none,
     beam,
-    dense,
     max_states,
     max_live,
     path,
@@ -145,15 +136,14 @@ def solve_kernel(
     sharper bounds on the segment's tails, see :func:`_tail_bounds`) at the lower
     bound + 1. Row w of ``reduced`` holds tiles of value ``values[w]`` (``values`` has
     3 more entries, any positive, for the rows beyond), so the rows may come in either
-    order. ``path[w]`` receives the joint
-    run-state code after row w of the solution.
+    order. ``path[w]`` receives the state code after row w of the solution (5 bits a
+    colour).
 
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
     DP transitions, segments, segments needing the DP, status, exact passes.
     """
     k = reduced.shape[1]
     size = tables[5].shape[0]
-    radix = joint_radix(k, size)
     removed, row_bound, bounds, count = prepare(reduced, m, s, gv, values)
     path[:] = 0
     score = np.int64(0)
@@ -164,35 +154,40 @@ def solve_kernel(
     hard = 0
     passes = 0
     status = OK
-    zero = np.int64(0)  # not a literal 0: see the note at the top of _dp
+    zero = np.int64(0)  # not a literal 0: see the note at the top of _plain
     exact = (zero, max_states, max_live, np.bool_(True))
     work = np.zeros(3, np.int64)
+    reach = np.empty(reduced.shape[0], np.int64)
+    scratch = np.empty((4, size), np.int64)
     for segment in range(count):
         lo = bounds[segment, 0]
         hi = bounds[segment, 1]
         rows = hi - lo
         x = reduced[lo:hi]
-        runs_path = np.zeros(rows, np.int64)
         worth = values[lo : hi + 3]
-        runs_only = _runs_only(x, worth, m, tables, dominance, gv_none, dense, radix, runs_path)
+        runs_only = zero
+        for c in range(k):
+            runs_only += colour_runs(reduced, c, lo, hi, values, tables, reach, scratch)[0]
         groups_only, suffix, low, high = segment_bounds(
             x, worth, m, gv, row_bound[lo:hi], runs_only
         )
         lower += low
         upper += high
-        if runs_only >= groups_only:
-            _copy_rows(path, lo, runs_path)
+        # The segment's arrangement: groups only (no runs: path 0), or runs only, traced
+        # when no pass finds a better one (it is then the answer).
+        runs = runs_only >= groups_only
         if low == high:
             score += low
+            if runs:
+                _runs_path(x, worth, m, tables, dominance, gv_none, path[lo:hi])
             continue
         hard += 1
         trial = np.empty(rows, np.int64)
         scores = np.empty(rows, np.int64)
         first_pass = (beam, max_states, max_live, np.bool_(True))
-        best, kept, spent, result = dp_core(
-            x, worth, m, radix, tables, dominance, gv, suffix, low, first_pass, zero, dense, trial,
-            scores
-        )  # fmt: skip
+        best, kept, spent, result = plain_pass(
+            x, worth, m, tables, dominance, gv, suffix, low, first_pass, zero, trial, scores
+        )
         states += kept
         transitions += spent
         if result == OVER_BUDGET:
@@ -200,6 +195,7 @@ def solve_kernel(
             break
         if result == OK and best > low:
             low = best
+            runs = False
             _copy_rows(path, lo, trial)
         if beam == 0:
             high = low  # without a beam that pass was exact
@@ -217,14 +213,14 @@ def solve_kernel(
             # may have to list millions of lossless states to find one (13 s instead of
             # 0.06 s on one of 1,000 simplex G(6, 3, 200) puzzles).
             other_pass = (beam, max_states, max_live, np.bool_(False))  # colour order
-            best, kept, spent, result = dp_core(
-                x, worth, m, radix, tables, dominance, gv, suffix, high, other_pass, zero, dense,
-                trial, scores
-            )  # fmt: skip
+            best, kept, spent, result = plain_pass(
+                x, worth, m, tables, dominance, gv, suffix, high, other_pass, zero, trial, scores
+            )
             states += kept
             transitions += spent
             if result == OK:
                 low = best
+                runs = False
                 _copy_rows(path, lo, trial)
         # Exact passes: first aimed at the upper bound, which most dense segments score and
         # which prunes hardest; if it fails, the optimum lies below it, and a pass aimed at
@@ -235,8 +231,8 @@ def solve_kernel(
             if not aim_at_upper and sharpen:
                 work[:] = 0
                 suffix = _tail_bounds(
-                    x, worth, m, radix, tables, dominance, gv, suffix, first_pass, tail_pass,
-                    dense, lower_tail, work
+                    x, worth, m, tables, dominance, gv, suffix, first_pass, tail_pass, lower_tail,
+                    work
                 )  # fmt: skip
                 states += work[0]
                 transitions += work[1]
@@ -245,10 +241,9 @@ def solve_kernel(
                 if high <= low:
                     break
             aim = high if aim_at_upper else low + 1
-            best, kept, spent, result = dp_core(
-                x, worth, m, radix, tables, dominance, gv, suffix, aim, exact, zero, dense, trial,
-                scores
-            )  # fmt: skip
+            best, kept, spent, result = plain_pass(
+                x, worth, m, tables, dominance, gv, suffix, aim, exact, zero, trial, scores
+            )
             passes += 1
             states += kept
             transitions += spent
@@ -257,11 +252,14 @@ def solve_kernel(
                 break
             if result == OK:
                 low = best
+                runs = False
                 _copy_rows(path, lo, trial)
                 break
             high = aim - 1  # nothing reaches the aim
         if status == OVER_BUDGET:
             break
+        if runs:
+            _runs_path(x, worth, m, tables, dominance, gv_none, path[lo:hi])
         score += low
     fill_report(
         report, (score, removed, lower, upper, states, transitions, count, hard, status, passes)

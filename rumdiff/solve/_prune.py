@@ -6,14 +6,7 @@ beam's cut.
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True, inline="always")
-def compact(j, kept, code, bits, val, org):
-    """Move list entry j to position ``kept``."""
-    code[kept] = code[j]
-    bits[kept] = bits[j]
-    val[kept] = val[j]
-    org[kept] = org[j]
+from rumdiff.solve._engine import CODE, VAL, compact
 
 
 @njit(cache=True)
@@ -136,29 +129,30 @@ def mark_dominated(live, colours, same_used, cost, nonzero, bits, val):
 
 
 @njit(cache=True)
-def thin(live, colours, same_used, cost, nonzero, lists, extra):
-    """Drop the dominated entries (:func:`mark_dominated`) from ``lists``, the live
-    states' ``(code, bits, val, org)``, and from ``extra``; return how many entries are
-    left."""
-    code, bits, val, org = lists
-    dead = mark_dominated(live, colours, same_used, cost, nonzero, bits, val)
+def thin(live, colours, same_used, cost, nonzero, lists):
+    """Drop the dominated entries (:func:`mark_dominated`) from the engine's state
+    ``lists`` (``rumdiff.solve._engine``), whose codes hold 5 bits a colour; return how
+    many entries are left."""
+    dead = mark_dominated(live, colours, same_used, cost, nonzero, lists[CODE], lists[VAL])
     kept = np.int64(0)
     for j in range(live):
         if not dead[j]:
-            extra[kept] = extra[j]
-            compact(j, kept, code, bits, val, org)
+            compact(lists, j, kept)
             kept += 1
     return kept
 
 
 @njit(cache=True, inline="always")
-def sibling_dominated(b, count, state, worth, cost):
+def sibling_dominated(b, count, children, state, worth, cost):
     """Whether another of ``count`` states differing in one colour only dominates
-    state b: its run state there is ``state[a]``, its value with this row's groups
-    ``worth[a]``, and it scores at least ``cost[state[a], state[b]]`` more (see
-    :func:`mark_dominated`; no two states dominate each other)."""
+    state b: in the table ``children``, row ``state`` holds each one's run state there and
+    row ``worth`` its value with this row's groups; the other must score at least
+    ``cost[its state, b's state]`` more (see :func:`mark_dominated`; no two states
+    dominate each other)."""
     for a in range(count):
-        if a != b and worth[a] >= worth[b] + cost[state[a], state[b]]:
+        if a != b and children[worth, a] >= children[worth, b] + cost[
+            children[state, a], children[state, b]
+        ]:
             return True
     return False
 
@@ -201,21 +195,19 @@ def kth_smallest(a, kth):
 
 
 @njit(cache=True)
-def keep_best(live, beam, key, code, bits, val, org, extra):
-    """Keep the ``beam`` entries with the largest ``key`` (ties by position), moving
-    ``extra`` along with the lists; return ``beam``."""
-    cut = kth_smallest(key[:live].copy(), live - beam)
+def keep_best(live, beam, rank, lists):
+    """Keep the ``beam`` entries of the state ``lists`` with the largest ``rank`` (one
+    of the lists' fields; ties by position); return ``beam``."""
+    cut = kth_smallest(rank[:live].copy(), live - beam)
     ties = beam
     for j in range(live):
-        if key[j] > cut:
+        if rank[j] > cut:
             ties -= 1
     kept = np.int64(0)
     for j in range(live):
-        if key[j] > cut or (key[j] == cut and ties > 0):
-            if key[j] == cut:
+        if rank[j] > cut or (rank[j] == cut and ties > 0):
+            if rank[j] == cut:
                 ties -= 1
-            key[kept] = key[j]
-            extra[kept] = extra[j]
-            compact(j, kept, code, bits, val, org)
+            compact(lists, j, kept)
             kept += 1
     return kept

@@ -345,7 +345,7 @@ def search_kernel(copies, m, s, tables, gv, dense, budget, layout, report):
         x = reduced[lo:hi]
         runs_only = np.int64(0)
         for c in range(k):
-            runs_only += colour_runs(reduced, c, lo, hi, tables, reach[c], work)[0]
+            runs_only += colour_runs(reduced, c, lo, hi, values, tables, reach[c], work)[0]
         _, suffix, low, high = segment_bounds(x, values[lo:hi], m, gv, row_bound[lo:hi], runs_only)
         lower += low
         upper += high

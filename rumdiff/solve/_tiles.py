@@ -138,15 +138,16 @@ def row_upper_bounds(x, gv, m, values, out):
 
 
 @njit(cache=True)
-def colour_runs(x, c, lo, hi, tables, reach, work):
+def colour_runs(x, c, lo, hi, values, tables, reach, work):
     """Exact runs-only optimum of colour c on rows lo..hi-1: ``(points, tiles)``.
 
-    A forward DP over the colour's run states (``rumdiff.solve.runstates``), once weighting
-    each tile by its value and once by 1, each maximised on its own. ``reach[i]``
-    receives the number of run states reachable after row i, for i in lo..hi-1.
-    Scores are optimistic as in the solver: a tile earns when it joins a run and is
-    taken back when its run ends short. ``tables`` are the run-state tables as the
-    solver takes them; ``work`` is scratch of shape (4, F).
+    A DP over the colour's run states (``rumdiff.solve.runstates``), once weighting each
+    tile by its value and once by 1, each maximised on its own. Row i holds tiles of value
+    ``values[i]``, consecutive values in either direction (the solver walks them
+    downwards). ``reach[i]`` receives the number of run states reachable after row i,
+    for i in lo..hi-1. Scores are optimistic as in the solver: a tile earns when it joins
+    a run and is taken back when its run ends short. ``tables`` are the run-state tables
+    as the solver takes them; ``work`` is scratch of shape (4, F).
     """
     first, used, next_state, dropped1, dropped2, _ = tables
     size = first.shape[0] - 1
@@ -157,7 +158,11 @@ def colour_runs(x, c, lo, hi, tables, reach, work):
     til[0] = 0
     for i in range(lo, hi + 1):
         xc = x[i, c] if i < hi else 0
-        v = i + 1
+        v = values[i] if i < hi else 0  # (the closing row places nothing)
+        # What a run of length 1 (2) that ends here gives back: the tile(s) before. (The
+        # first two rows have no such runs.)
+        lost1 = values[i - 1] if i > lo else 0
+        lost2 = lost1 + values[i - 2] if i > lo + 1 else 0
         nval[:] = NEG
         ntil[:] = NEG
         for state in range(size):
@@ -169,7 +174,7 @@ def colour_runs(x, c, lo, hi, tables, reach, work):
                 target = next_state[e]
                 d1 = dropped1[e]
                 d2 = dropped2[e]
-                gain = val[state] + used[e] * v - d1 * (v - 1) - d2 * (2 * v - 3)
+                gain = val[state] + used[e] * v - d1 * lost1 - d2 * lost2
                 if gain > nval[target]:
                     nval[target] = gain
                 gain = til[state] + used[e] - d1 - 2 * d2

@@ -309,7 +309,6 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
     from rumdiff.solve._kernel import solve_kernel
 
     tables = run_states(puzzle.m)
-    dense = dense_index(tables.size**puzzle.k)
     # The kernel walks the values downwards: a pass prunes by points, and a tile lost
     # at a high value costs the most, so the lists stay short from the first row on
     # (upwards, the first rows' points are too few to prune anything, and dense
@@ -330,7 +329,6 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
         group_value_table(puzzle.k, puzzle.m),
         group_value_table(1, puzzle.m),  # one colour forms no group: all zeros
         beam_width * (config.BEAM_WIDEN if puzzle.k >= 5 else 1),
-        dense,
         max_states,
         config.MAX_LIVE_STATES,
         path,
@@ -357,7 +355,6 @@ def _rebuild(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
 def _replay(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
     """Runs and groups along a DP path, as if row w held value w + 1."""
     tables = run_states(m)
-    size = tables.size
     n, k = reduced.shape
     runs: list[Run] = []
     groups: list[Group] = []
@@ -368,7 +365,7 @@ def _replay(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
         code = int(path[w]) if w < n else 0
         leftover = []
         for c in range(k):
-            state = (code // size**c) % size
+            state = (code >> (5 * c)) & 31
             moved = tables.extended(states[c], state)
             by_length = {length: [] for length in range(4)}
             for i, (length, _) in enumerate(slots[c]):
