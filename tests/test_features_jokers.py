@@ -358,7 +358,7 @@ def _second_pass(puzzle, target, beam):
     """The reference joker DP's pass aimed at ``target`` with a beam (0: none), called
     directly: ``(states, transitions, profile)``."""
     from rumdiff.solve._joker_bound import reference_ahead
-    from rumdiff.solve._jokers import joker_dp
+    from rumdiff.solve._jokers import joker_pass
     from rumdiff.solve.jokers import joker_tables
 
     n, k, j = puzzle.n, puzzle.k, puzzle.jokers
@@ -372,7 +372,7 @@ def _second_pass(puzzle, target, beam):
     profile = np.zeros((2, (n + 1) * (k + 1)), dtype=np.int64)
     path = np.zeros((2, n), dtype=np.int64)
     budget = (np.int64(10**7), np.int64(config.MAX_LIVE_STATES), np.int64(beam), False)
-    _, states, transitions, _ = joker_dp(x, need, values, ahead, j, puzzle.table_jokers,
+    _, states, transitions, _ = joker_pass(x, need, values, ahead, j, puzzle.table_jokers,
                                          tables, groups, pair, np.int64(target), budget,
                                          path[0], path[1], profile)  # fmt: skip
     return states, transitions, profile

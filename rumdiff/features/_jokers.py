@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from rumdiff.solve._joker_bound import reference_ahead
-from rumdiff.solve._jokers import joker_dp
+from rumdiff.solve._jokers import joker_pass
 from rumdiff.solve._tiles import (
     NOT_REACHED,
     OK,
@@ -199,7 +199,7 @@ def joker_bound_stack(
         x[:, :] = stack[p, ::-1]
         need[:, :] = table[p, ::-1]
         total = reference_ahead(x, values, ahead)
-        _, _, transitions, status = joker_dp(
+        _, _, transitions, status = joker_pass(
             x, need, values, ahead, j, table_jokers[p], tables, groups, pair, total,
             (max_states, max_live, np.int64(0), False), path, picks, unprofiled,
         )  # fmt: skip
@@ -207,7 +207,7 @@ def joker_bound_stack(
         out[p, 1] = status == NOT_REACHED
         out[p, 2] = transitions
         profile[:, :] = 0
-        _, _, transitions, _ = joker_dp(
+        _, _, transitions, _ = joker_pass(
             x, need, values, ahead, j, table_jokers[p], tables, groups, pair, lower[p],
             (max_live, max_live, width, False), path, picks, profile,
         )  # fmt: skip

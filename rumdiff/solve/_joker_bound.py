@@ -1,5 +1,5 @@
 """Bounds on what the rows ahead of a joker DP state may still add
-(``_jokers.joker_dp``'s ``ahead``), tighter than all their tiles' points."""
+(``_jokers.joker_pass``'s ``ahead``), tighter than all their tiles' points."""
 
 import numpy as np
 from numba import njit

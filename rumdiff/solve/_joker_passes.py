@@ -1,4 +1,4 @@
-"""The fast solver's passes of the joker DP (``_jokers.joker_dp``), in one kernel call:
+"""The fast solver's passes of the joker DP (``_jokers.joker_pass``), in one kernel call:
 beams for a lower bound, then an exact pass (docs/decisions/jokers.md, "The fast path of
 ``solve``")."""
 
@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from rumdiff.solve._joker_bound import joker_ahead
-from rumdiff.solve._jokers import joker_dp
+from rumdiff.solve._jokers import joker_pass
 from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET, row_upper_bounds
 
 #: How much wider the second beam of :func:`joker_search` is when the first finds none.
@@ -17,7 +17,7 @@ WIDER = 4
 def joker_search(
     x, need, values, jokers, owed, tables, groups, pair, gv, m, lower, budget, path, work
 ):
-    """The solver's passes of :func:`joker_dp`, all in one call: the best score, or 0
+    """The solver's passes of :func:`joker_pass`, all in one call: the best score, or 0
     with ``NOT_REACHED`` (no arrangement places the table) or ``OVER_BUDGET``.
 
     Passes prune by :func:`joker_ahead` (``gv`` the group values of
@@ -27,7 +27,7 @@ def joker_search(
     ``lower`` (-1: none) does; if it meets the bound, no exact pass is needed, else an
     exact pass aimed at it finds the optimum (without a lower bound: one aimed at the
     bound, then one aimed at 0). ``path`` receives the best path (as ``path, picks`` of
-    :func:`joker_dp`), ``work`` adds states, transitions and exact passes.
+    :func:`joker_pass`), ``work`` adds states, transitions and exact passes.
     """
     max_states, max_live, beam = budget
     rows = x.shape[0]
@@ -40,7 +40,7 @@ def joker_search(
     unprofiled = np.zeros((2, 0), np.int64)
     low, status, width = -1, NOT_REACHED, beam
     for _ in range(2 if beam > 0 else 0):
-        low, states, transitions, status = joker_dp(
+        low, states, transitions, status = joker_pass(
             x, need, values, ahead, jokers, owed, tables, groups, pair, 0,
             (max_states, max_live, width, True), trial[0], trial[1], unprofiled,
         )  # fmt: skip
@@ -62,7 +62,7 @@ def joker_search(
     found = status == OK
     aim = high if low < 0 else low + 1 if found else low
     while True:
-        best, states, transitions, status = joker_dp(
+        best, states, transitions, status = joker_pass(
             x, need, values, ahead, jokers, owed, tables, groups, pair, aim,
             (max_states, max_live, 0, True), trial[0], trial[1], unprofiled,
         )  # fmt: skip

@@ -1,34 +1,279 @@
-"""The dynamic program over values with a joker dimension and the table's lower limits.
+"""The rules of puzzles with jokers or a table: the engine's steps (``_engine``).
 
-The same DP as ``_dp`` (2015 paper, Section 4: run slots per colour, groups from the
+The same DP as the joker-free rules (``_plain``: run slots per colour, groups from the
 tiles the runs leave, one row of values at a time), with what jokers and the table need
-(2015 paper, Section 4.5, generalised; see ``rumdiff.solve.solver``):
+(2015 paper, Section 4.5, generalised; see ``rumdiff.solve.jokers``):
 
-- the joint state code holds each colour's run state in ``bits`` bits (the fewest that
-  hold F), then the jokers placed so far (``code >> (bits * k)``);
+- a state's code holds each colour's run state in ``bits`` bits (the fewest that hold
+  F), then the jokers placed so far (``code >> (bits * k)``);
 - a colour may extend more slots than it has tiles at a value: each extra slot holds a
   joker, and there are ``m + j`` slots, since a joker may stand for a tile whose m
   copies are all in runs already;
 - runs never end short (``rumdiff.solve.runstates.complete_run_states``), so every tile
   and joker a state puts in a run is placed, and scores are exact, not optimistic;
-- groups at the end of a row take the tiles the runs leave, the table's among them,
-  and any number of jokers (``rumdiff.solve.groups.joker_group_table``); a state whose
-  groups cannot hold the table's leftover tiles dies there;
+- a row has k + 1 steps: one per colour, then the groups, which take the tiles the runs
+  leave, the table's among them, and any number of jokers
+  (``rumdiff.solve.groups.joker_group_table``); a state whose groups cannot hold the
+  table's leftover tiles dies there;
 - after the closing row, a state that placed fewer jokers than the table holds dies.
 
-Joint codes may exceed any dense index (F = 120 for m + j = 7), so live states are
-found through an open-addressing hash table, cleared after each step.
+While a row's colours step, a state's ``aux`` holds the tiles the colours stepped so far
+leave (bits 0-7), the jokers each colour's runs hold (3 bits a colour from bit 8; the
+groups' after them) and the same as a number in base j + 1 from bit 32, which is part
+of the key: it decides which tiles are left for the groups. At the row's end ``aux``
+keeps the jokers placed at the row, for the traceback (``rumdiff.solve.jokers.rebuild``).
 """
 
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._hash import copied, rehashed, slot
-from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
+from rumdiff.solve._engine import (
+    AUX, CODE, KEY, ORG, SLOT, VAL, borrowed, engine_pass, merge, slot,
+)  # fmt: skip
+from rumdiff.solve._prune import keep_best
+
+#: ``numbers``: the jokers, those of them the table holds, the target, the beam, whether
+#: dominated states are dropped, the bits of a colour's run state in a code, the bit
+#: where the jokers placed start, the row's value.
+_JOKERS, _OWED, _TARGET, _BEAM, _DOMINATE, _BITS, _TOP, _V = range(8)
+_LOW32 = (1 << 32) - 1
+#: The jokers placed at a row, as the layer keeps them: 3 bits a colour, then the groups'.
+_PICKS = (1 << 24) - 1
+
+
+@njit(cache=True, inline="always")
+def _begin(rules, lists):
+    """The start: no runs, no joker placed."""
+    lists[KEY, 0] = 0
+    lists[CODE, 0] = 0
+    lists[VAL, 0] = 0
+    lists[AUX, 0] = 0
+    lists[ORG, 0] = -1
+    return np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def _begin_row(rules, i, lists, live):
+    """A new row: no leftovers, no jokers placed in it yet."""
+    numbers = rules[11]
+    numbers[_V] = rules[2][i]
+    for j in range(live):
+        lists[AUX, j] = 0
+
+
+@njit(cache=True, inline="always")
+def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
+    """Steps 0..k-1 move colour s's slots, with tiles or jokers; step k forms the groups.
+
+    A child that cannot reach the target even with every tile still ahead (``ahead``) is
+    dropped. With ``dominate`` (the solver's fast path) so is a child whose short runs
+    cannot go on (its colour lacks the tiles at the next values, and the jokers left do
+    not make up for them), and, once the last colour has moved, one whose best groups
+    at this value cannot reach the target (written out here: a helper taking arrays
+    costs more).
+    """
+    x, need, values, ahead, tables, groups, pair, radix, pair_radix, power, digits = rules[:11]
+    numbers = rules[11]
+    first, used, next_state, nonzero, short = tables[0], tables[1], tables[2], tables[3], tables[5]
+    rows, k = x.shape
+    jokers = numbers[_JOKERS]
+    target = numbers[_TARGET]
+    dominate = numbers[_DOMINATE] != 0
+    bits = numbers[_BITS]
+    top = numbers[_TOP]
+    digit = (1 << bits) - 1
+    v = numbers[_V]
+    closing = i == rows
+    transitions = 0
+    if s < k:
+        c = s
+        xc = x[i, c] if not closing else 0
+        later = 0  # the tiles of the colours after c at this row
+        for d in range(c + 1, k):
+            later += x[i, d] if not closing else 0
+        hoping = dominate and c == k - 1 and not closing
+        for j in range(start, stop):
+            cj = lists[CODE, j]
+            vj = lists[VAL, j]
+            aj = lists[AUX, j]
+            oj = lists[ORG, j]
+            spent = cj >> top
+            cc = (cj >> (bits * c)) & digit
+            if hoping:
+                for d in range(k):  # once per state, not per move
+                    digits[d] = (cj >> (bits * d)) & digit
+            for e in range(first[cc], first[cc + 1]):
+                u = used[e]
+                fewest = max(0, u - xc)
+                if spent + fewest > jokers or (closing and u > 0):
+                    break  # moves come in increasing u
+                # A joker may also stand in a run where a tile is at hand (which then
+                # stays unplaced or goes to a group): y jokers, u - y tiles.
+                for y in range(fewest, min(u, jokers - spent) + 1):
+                    transitions += 1
+                    nv = vj + v * (u - y)
+                    left = (aj & 255) + xc - (u - y)
+                    if nv + v * (later + left) + ahead[i + 1, spent + y] < target:
+                        continue
+                    code = cj + (next_state[e] - cc) * radix[c] + (y << top)
+                    na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
+                    na += (y * power[c]) << 32
+                    if dominate and not closing:
+                        # Short runs go on at the next values: tiles of the colour there,
+                        # or jokers still free.
+                        ns = next_state[e]
+                        ahead1 = x[i + 1, c] if i + 1 < rows else 0
+                        ahead2 = x[i + 2, c] if i + 2 < rows else 0
+                        lacking = max(0, short[ns, 0] - ahead1)
+                        lacking += max(0, short[ns, 1] - ahead2)
+                        if lacking > jokers - spent - y:
+                            continue
+                    if hoping:
+                        # The last colour moved: what the groups can add is known.
+                        digits[c] = next_state[e]
+                        group = 0
+                        for d in range(k):
+                            real = nonzero[digits[d]] - ((na >> (8 + 3 * d)) & 7)
+                            required = max(0, need[i, d] - real)
+                            group += pair[x[i, d] - real, required] * pair_radix[d]
+                        hope = -1
+                        for g in range(jokers - spent - y + 1):
+                            if groups[group, g] >= 0:
+                                gain = v * groups[group, g]
+                                hope = max(hope, gain + ahead[i + 1, spent + y + g])
+                        if hope < 0 or nv + hope < target:
+                            continue
+                    key = code + ((na >> 32) << (top + 3))
+                    built, full = merge(out, index, built, limit, key, code, nv, oj, na, 0)
+                    if full:
+                        work[1] += transitions
+                        return built, True
+    else:
+        owed = numbers[_OWED]
+        for j in range(start, stop):
+            cj = lists[CODE, j]
+            vj = lists[VAL, j]
+            aj = lists[AUX, j]
+            oj = lists[ORG, j]
+            spent = cj >> top
+            if closing:
+                if spent >= owed:  # every table joker placed
+                    built, full = merge(out, index, built, limit, cj, cj, vj, oj, 0, 0)
+                    if full:
+                        work[1] += transitions
+                        return built, True
+                continue
+            group = 0
+            for d in range(k):
+                real = nonzero[(cj >> (bits * d)) & digit] - ((aj >> (8 + 3 * d)) & 7)
+                required = max(0, need[i, d] - real)
+                group += pair[x[i, d] - real, required] * pair_radix[d]
+            for g in range(jokers - spent + 1):
+                placed = groups[group, g]
+                if placed < 0:
+                    continue
+                transitions += 1
+                nv = vj + v * placed
+                if nv + ahead[i + 1, spent + g] < target:
+                    continue
+                code = cj + (g << top)
+                na = (aj & _LOW32) + (g << (8 + 3 * k)) - (aj & 255)
+                built, full = merge(out, index, built, limit, code, code, nv, oj, na, 0)
+                if full:
+                    work[1] += transitions
+                    return built, True
+    work[1] += transitions
+    return built, False
+
+
+@njit(cache=True, inline="always")
+def _cut(rules, i, s, lists, built):
+    """The beam: about the ``beam`` states whose value, plus their leftovers' points at
+    this row, plus what the rows ahead may add for the jokers they placed, is highest
+    (ties may keep up to twice as many)."""
+    numbers = rules[11]
+    beam = numbers[_BEAM]
+    if beam == 0 or built <= beam:
+        return built
+    ahead, top, v = rules[3], numbers[_TOP], numbers[_V]
+    hope = np.empty(built, np.int64)
+    for j in range(built):
+        hope[j] = lists[VAL, j] + v * (lists[AUX, j] & 255) + ahead[i + 1, lists[CODE, j] >> top]
+    return keep_best(built, beam, hope, lists, np.bool_(False))
+
+
+@njit(cache=True, inline="always")
+def _finish_row(rules, i, lists, live, index):
+    """Dominance (the fast path's, not on the closing row), then each state's jokers
+    placed at this row kept in ``aux`` for the layer."""
+    numbers = rules[11]
+    if numbers[_DOMINATE] != 0 and i < rules[0].shape[0]:
+        live = _undominated(
+            live, numbers[_JOKERS], numbers[_OWED], numbers[_TOP], numbers[_BITS], rules[4][4],
+            lists, index,
+        )  # fmt: skip
+    for j in range(live):
+        lists[AUX, j] = (lists[AUX, j] >> 8) & _PICKS
+    return live
+
+
+_run_pass = engine_pass(_begin, _begin_row, _step, _cut, _finish_row)
 
 
 @njit(cache=True)
-def joker_dp(
+def _undominated(live, jokers, owed, top, bits, upgrades, lists, index):
+    """Drop the states of a finished row that another state dominates; return how many
+    are left.
+
+    State A dominates B when A's value is no less, A has placed as many jokers as B, or
+    fewer but at least ``owed`` (B's next moves are A's too), and A's runs are B's or
+    one step better in one colour (``upgrades[state]``): a short run longer, or a run of
+    length >= 3 in place of a shorter run or an empty slot. Such a run may end at any
+    value and take any tile the other takes. ``index`` is the engine's empty hash index,
+    with room for ``live`` keys; it is left empty.
+    """
+    k = top // bits
+    digit = (1 << bits) - 1
+    runs_mask = (1 << top) - 1
+    for j in range(live):
+        h = slot(index, lists[CODE, j])
+        index[h, 0] = lists[CODE, j]
+        index[h, 1] = j
+        lists[SLOT, j] = h
+    beaten = np.zeros(live, np.bool_)
+    for j in range(live):
+        code = lists[CODE, j]
+        spent = code >> top
+        runs = code & runs_mask
+        for fewer in range(min(owed, spent), spent + 1):
+            other = runs + (fewer << top)
+            if fewer < spent:
+                h = slot(index, other)
+                if index[h, 0] == other and lists[VAL, index[h, 1]] >= lists[VAL, j]:
+                    beaten[j] = True
+            for c in range(k):
+                cc = (runs >> (bits * c)) & digit
+                for u in range(upgrades.shape[1]):
+                    better = upgrades[cc, u]
+                    if better < 0 or beaten[j]:
+                        continue
+                    key = other + ((better - cc) << (bits * c))
+                    h = slot(index, key)
+                    if index[h, 0] == key and lists[VAL, index[h, 1]] >= lists[VAL, j]:
+                        beaten[j] = True
+    for j in range(live):
+        index[lists[SLOT, j], 0] = -1
+    kept = np.int64(0)
+    for j in range(live):
+        if not beaten[j]:
+            for field in range(lists.shape[0]):
+                lists[field, kept] = lists[field, j]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def joker_pass(
     x, need, values, ahead, jokers, owed, tables, groups, pair, target, budget, path, picks,
     profile,
 ):  # fmt: skip
@@ -40,22 +285,22 @@ def joker_dp(
     what rows i.. may still add to a state that has placed s jokers (rows + 2 rows: the
     points of every tile there, or ``_joker_bound.joker_ahead``); a state that cannot reach
     ``target`` even so is dropped. ``tables`` are
-    ``(first, used, next_state, nonzero)`` of
+    ``(first, used, next_state, nonzero, upgrades, short)`` of
     :func:`rumdiff.solve.runstates.complete_run_states` and the states one step better
     than each (``rumdiff.solve.jokers``, for :func:`_undominated`), ``groups`` and ``pair`` the
     table and codes of :func:`rumdiff.solve.groups.joker_group_table`. ``budget`` is
     ``(max_states, max_live, beam, dominate)``: with ``beam > 0`` only the ``beam``
     states that may gain the most survive each step (a heuristic: its best is a lower
     bound); with ``dominate``, states that others dominate (:func:`_undominated`) are
-    dropped after each row. On
-    success ``path[i]`` is the joint code after row i on a best path, and ``picks[i]``
-    the jokers it placed there: 3 bits per colour's runs, then 3 bits for the groups.
-    ``profile`` (2 by steps, or 2 by 0 for none) receives, per step ``i * (k + 1) + c``,
-    the states made and the states kept after the beam (the features' probe reads it).
+    dropped after each row. On success ``path[i]`` is the code after row i on a best
+    path, and ``picks[i]`` the jokers it placed there: 3 bits per colour's runs, then 3
+    bits for the groups. ``profile`` (2 by steps, or 2 by 0 for none) receives, per step
+    ``i * (k + 1) + c``, the states made and the states kept after the beam (the
+    features' probe reads it).
 
     Returns ``(best, states, transitions, status)``.
     """
-    first, used, next_state, nonzero, upgrades, short = tables
+    first, nonzero = tables[0], tables[3]
     max_states, max_live, beam, dominate = budget
     rows, k = x.shape
     size = nonzero.shape[0]
@@ -64,9 +309,6 @@ def joker_dp(
     bits = 1
     while (1 << bits) < size:
         bits += 1
-    digit = (1 << bits) - 1
-    top = bits * k  # the jokers placed, from this bit on
-    low32 = (1 << 32) - 1
     radix = np.empty(k + 1, np.int64)
     for c in range(k + 1):
         radix[c] = 1 << (bits * c)
@@ -74,309 +316,37 @@ def joker_dp(
     pair_radix[0] = 1
     for c in range(1, k):
         pair_radix[c] = pair_radix[c - 1] * (pair.shape[0] * (pair.shape[0] + 1) // 2)
-    # The most children one state has at one step: a move per slot count, or a group
-    # choice per joker count.
-    children = jokers + 1
-    for cc in range(size):
-        children = max(children, (first[cc + 1] - first[cc]) * (jokers + 1))
-    made_key = np.empty(children, np.int64)  # one state's children: keys, codes, ...
-    made_code = np.empty(children, np.int64)
-    made_val = np.empty(children, np.int64)
-    made_aux = np.empty(children, np.int64)
-    digits = np.empty(k, np.int64)  # the run states of one state, colour by colour
     power = np.empty(k, np.int64)
     power[0] = 1
     for c in range(1, k):
         power[c] = power[c - 1] * (jokers + 1)
-    # The hash table: keys (-1 empty), each key's list position, each position's slot.
-    # It doubles when half full, up to twice ``max_live``.
-    keys = np.full(1 << 12, -1, np.int64)
-    places = np.empty(1 << 12, np.int64)
-    hashed = np.empty(1 << 12, np.int64)
-    # Live states: code, value, leftover tiles of the colours stepped so far, origin.
-    cap = 1 << 12
-    code = np.empty(cap, np.int64)
-    val = np.empty(cap, np.int64)
-    aux = np.empty(cap, np.int64)
-    org = np.empty(cap, np.int64)
-    ncode = np.empty(cap, np.int64)
-    nval = np.empty(cap, np.int64)
-    naux = np.empty(cap, np.int64)
-    norg = np.empty(cap, np.int64)
-    lay_code = np.empty(1 << 12, np.int64)
-    lay_org = np.empty(1 << 12, np.int64)
-    lay_pick = np.empty(1 << 12, np.int64)
-    code[0] = 0
-    val[0] = 0
-    aux[0] = 0
-    org[0] = -1
-    live = 1
-    stored = 0
-    states = 0
-    transitions = 0
-    for i in range(rows + 1):
-        v = values[i]
-        closing = i == rows
-        later = 0
-        for c in range(k):
-            later += x[i, c] if not closing else 0
-        for c in range(k + 1):
-            # Steps 0..k-1 move colour c's slots; step k forms the groups.
-            xc = x[i, c] if c < k and not closing else 0
-            later -= xc
-            built = 0
-            start = 0
-            while start < live:
-                # Room for the children of a run of states, made before any is stepped:
-                # arrays that grow inside the loop over states would cost reference
-                # counts at every state.
-                if built + children > max_live:
-                    for t in range(built):
-                        keys[hashed[t]] = -1
-                    return 0, states, transitions, OVER_BUDGET
-                while 2 * (built + children) > keys.shape[0]:
-                    keys, places, hashed = rehashed(keys, hashed, built)
-                while built + children > ncode.shape[0]:
-                    size_now = 2 * ncode.shape[0]
-                    ncode = copied(ncode, size_now, built)
-                    nval = copied(nval, size_now, built)
-                    naux = copied(naux, size_now, built)
-                    norg = copied(norg, size_now, built)
-                room = min(max_live, keys.shape[0] // 2, ncode.shape[0]) - built
-                stop = min(live, start + room // children)
-                for s in range(start, stop):
-                    cj = code[s]
-                    vj = val[s]
-                    aj = aux[s]
-                    spent = cj >> top
-                    made = 0  # the children of state s, merged into the new lists below
-                    if c < k:
-                        cc = (cj >> (bits * c)) & digit
-                        hoping = dominate and c == k - 1 and not closing
-                        if hoping:
-                            for d in range(k):  # once per state, not per move
-                                digits[d] = (cj >> (bits * d)) & digit
-                        for e in range(first[cc], first[cc + 1]):
-                            u = used[e]
-                            fewest = max(0, u - xc)
-                            if spent + fewest > jokers or (closing and u > 0):
-                                break  # moves come in increasing u
-                            # A joker may also stand in a run where a tile is at hand (which
-                            # then stays unplaced or goes to a group): y jokers, u - y tiles.
-                            for y in range(fewest, min(u, jokers - spent) + 1):
-                                transitions += 1
-                                nv = vj + v * (u - y)
-                                left = (aj & 255) + xc - (u - y)
-                                if nv + v * (later + left) + ahead[i + 1, spent + y] < target:
-                                    continue
-                                ccode = cj + (next_state[e] - cc) * radix[c] + (y << top)
-                                # The row's jokers per colour so far: 3 bits each from bit 8,
-                                # and as a number in base j + 1 from bit 32 (part of the key:
-                                # they decide which tiles are left for the groups).
-                                na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
-                                na += (y * power[c]) << 32
-                                if dominate and not closing:
-                                    # Short runs go on at the next values: tiles of the
-                                    # colour there, or jokers still free.
-                                    ns = next_state[e]
-                                    ahead1 = x[i + 1, c] if i + 1 < rows else 0
-                                    ahead2 = x[i + 2, c] if i + 2 < rows else 0
-                                    lacking = max(0, short[ns, 0] - ahead1)
-                                    lacking += max(0, short[ns, 1] - ahead2)
-                                    if lacking > jokers - spent - y:
-                                        continue
-                                if hoping:
-                                    # The last colour moved: what the groups can add is known.
-                                    # (Written out here: a helper taking arrays costs more.)
-                                    digits[c] = next_state[e]
-                                    index = 0
-                                    for d in range(k):
-                                        real = nonzero[digits[d]] - ((na >> (8 + 3 * d)) & 7)
-                                        required = max(0, need[i, d] - real)
-                                        index += pair[x[i, d] - real, required] * pair_radix[d]
-                                    hope = -1
-                                    for g in range(jokers - spent - y + 1):
-                                        if groups[index, g] >= 0:
-                                            gain = v * groups[index, g]
-                                            hope = max(hope, gain + ahead[i + 1, spent + y + g])
-                                    if hope < 0 or nv + hope < target:
-                                        continue
-                                made_key[made] = ccode + ((na >> 32) << (top + 3))
-                                made_code[made] = ccode
-                                made_val[made] = nv
-                                made_aux[made] = na
-                                made += 1
-                    elif closing:
-                        if spent >= owed:  # every table joker placed
-                            made_key[0] = cj
-                            made_code[0] = cj
-                            made_val[0] = vj
-                            made_aux[0] = 0
-                            made = 1
-                    else:
-                        index = 0
-                        for d in range(k):
-                            xd = x[i, d]
-                            real = nonzero[(cj >> (bits * d)) & digit] - ((aj >> (8 + 3 * d)) & 7)
-                            required = max(0, need[i, d] - real)
-                            index += pair[xd - real, required] * pair_radix[d]
-                        for g in range(jokers - spent + 1):
-                            placed = groups[index, g]
-                            if placed < 0:
-                                continue
-                            transitions += 1
-                            nv = vj + v * placed
-                            if nv + ahead[i + 1, spent + g] < target:
-                                continue
-                            made_key[made] = cj + (g << top)
-                            made_code[made] = cj + (g << top)
-                            made_val[made] = nv
-                            made_aux[made] = (aj & low32) + (g << (8 + 3 * k)) - (aj & 255)
-                            made += 1
-                    # Add each child to the new lists, or raise its twin's value there (one
-                    # merge site for every kind of step; the hash table is at most half full).
-                    mask = keys.shape[0] - 1
-                    for t in range(made):
-                        key = made_key[t]
-                        h = slot(keys, key, mask)
-                        if keys[h] == key:
-                            pos = places[h]
-                            if made_val[t] > nval[pos]:
-                                nval[pos] = made_val[t]
-                                naux[pos] = made_aux[t]
-                                norg[pos] = org[s]
-                            continue
-                        keys[h] = key
-                        places[h] = built
-                        hashed[built] = h
-                        ncode[built] = made_code[t]
-                        nval[built] = made_val[t]
-                        naux[built] = made_aux[t]
-                        norg[built] = org[s]
-                        built += 1
-                start = stop
-            for s in range(built):
-                keys[hashed[s]] = -1
-            if ncode.shape[0] > code.shape[0]:
-                code = np.empty(ncode.shape[0], np.int64)
-                val = np.empty(ncode.shape[0], np.int64)
-                aux = np.empty(ncode.shape[0], np.int64)
-                org = np.empty(ncode.shape[0], np.int64)
-            code, ncode = ncode, code
-            val, nval = nval, val
-            aux, naux = naux, aux
-            org, norg = norg, org
-            live = built
-            if live == 0:
-                return 0, states, transitions, NOT_REACHED
-            if beam > 0 and live > beam:
-                live = _best(live, beam, v, ahead[i + 1], top, code, val, aux, org)
-            if profile.shape[1] > 0:
-                profile[0, i * (k + 1) + c] = built
-                profile[1, i * (k + 1) + c] = live
-        if dominate and not closing:  # (within a row it costs more than it saves)
-            live = _undominated(
-                live, jokers, owed, radix, upgrades, code, val, aux, org, keys, places
-            )
-        states += live
-        if stored + live > max_states:
-            return 0, states, transitions, OVER_BUDGET
-        if stored + live > lay_code.shape[0]:
-            grow = max(stored + live, 2 * lay_code.shape[0])
-            lay_code = copied(lay_code, grow, stored)
-            lay_org = copied(lay_org, grow, stored)
-            lay_pick = copied(lay_pick, grow, stored)
-        for s in range(live):
-            lay_code[stored + s] = code[s]
-            lay_org[stored + s] = org[s]
-            lay_pick[stored + s] = (aux[s] >> 8) & ((1 << 24) - 1)
-            aux[s] = 0  # a new row: no leftovers, no jokers placed in it yet
-            org[s] = stored + s
-        stored += live
-    best = 0
-    for s in range(1, live):
-        if val[s] > val[best]:
-            best = s
-    position = lay_org[stored - live + best]
-    for i in range(rows - 1, -1, -1):
-        path[i] = lay_code[position]
-        picks[i] = lay_pick[position]
-        position = lay_org[position]
-    return val[best], states, transitions, OK
-
-
-@njit(cache=True)
-def _best(live, beam, v, ahead, top, code, val, aux, org):
-    """Keep about the ``beam`` states of the lists whose value plus their leftovers'
-    points at this row (of value ``v``) plus ``ahead[jokers placed]`` (``code >> top``)
-    is highest (ties may keep up to twice as many); return their count."""
-    hope = np.empty(live, np.int64)
-    for s in range(live):
-        hope[s] = val[s] + v * (aux[s] & 255) + ahead[code[s] >> top]
-    cut = np.partition(hope, live - beam)[live - beam]
-    kept = 0
-    for s in range(live):
-        if hope[s] > cut or (hope[s] == cut and kept < beam):
-            code[kept] = code[s]
-            val[kept] = val[s]
-            aux[kept] = aux[s]
-            org[kept] = org[s]
-            kept += 1
-    return kept
-
-
-@njit(cache=True)
-def _undominated(live, jokers, owed, radix, upgrades, code, val, aux, org, keys, places):
-    """Drop the states of a finished row that another state dominates; return how many
-    are left.
-
-    State A dominates B when A's value is no less, A has placed as many jokers as B, or
-    fewer but at least ``owed`` (B's next moves are A's too), and A's runs are B's or
-    one step better in one colour (``upgrades[state]``): a short run longer, or a run of
-    length >= 3 in place of a shorter run or an empty slot. Such a run may end at any
-    value and take any tile the other takes. ``keys`` is an empty hash table at most
-    half full with ``live`` keys; it is left empty.
-    """
-    k = radix.shape[0] - 1
-    bits = 1
-    while (1 << bits) < radix[1]:
-        bits += 1
-    top = bits * k
-    mask = keys.shape[0] - 1
-    hashed = np.empty(live, np.int64)
-    for s in range(live):
-        h = slot(keys, code[s], mask)
-        keys[h] = code[s]
-        places[h] = s
-        hashed[s] = h
-    beaten = np.zeros(live, np.bool_)
-    for s in range(live):
-        spent = code[s] >> top
-        runs = code[s] & (radix[k] - 1)
-        for fewer in range(min(owed, spent), spent + 1):
-            other = runs + (fewer << top)
-            if fewer < spent:
-                h = slot(keys, other, mask)
-                if keys[h] == other and val[places[h]] >= val[s]:
-                    beaten[s] = True
-            for c in range(k):
-                cc = (runs >> (bits * c)) & (radix[1] - 1)
-                for u in range(upgrades.shape[1]):
-                    better = upgrades[cc, u]
-                    if better < 0 or beaten[s]:
-                        continue
-                    key = other + (better - cc) * radix[c]
-                    h = slot(keys, key, mask)
-                    if keys[h] == key and val[places[h]] >= val[s]:
-                        beaten[s] = True
-    for s in range(live):
-        keys[hashed[s]] = -1
-    kept = 0
-    for s in range(live):
-        if not beaten[s]:
-            code[kept] = code[s]
-            val[kept] = val[s]
-            aux[kept] = aux[s]
-            org[kept] = org[s]
-            kept += 1
-    return kept
+    # The most children one state has at one step: a move per slot count, or a group
+    # choice per joker count.
+    most = np.int64(jokers + 1)
+    for cc in range(size):
+        most = max(most, (first[cc + 1] - first[cc]) * (jokers + 1))
+    numbers = np.zeros(8, np.int64)
+    numbers[_JOKERS] = jokers
+    numbers[_OWED] = owed
+    numbers[_TARGET] = target
+    numbers[_BEAM] = beam
+    numbers[_DOMINATE] = dominate
+    numbers[_BITS] = bits
+    numbers[_TOP] = bits * k
+    digits = np.empty(k, np.int64)
+    owners = (radix, pair_radix, power, digits, numbers)
+    rules = (
+        borrowed(x), borrowed(need), borrowed(values), borrowed(ahead),
+        (
+            borrowed(tables[0]), borrowed(tables[1]), borrowed(tables[2]), borrowed(tables[3]),
+            borrowed(tables[4]), borrowed(tables[5]),
+        ),
+        borrowed(groups), borrowed(pair), borrowed(radix), borrowed(pair_radix),
+        borrowed(power), borrowed(digits), borrowed(numbers),
+    )  # fmt: skip
+    work = np.zeros(2, np.int64)
+    best, status = _run_pass(
+        rules, owners, rows, k + 1, (most, max_live), 1 << 12, (max_states, max_live), path,
+        picks, profile, work,
+    )  # fmt: skip
+    return best, work[0], work[1], status

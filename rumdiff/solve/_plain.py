@@ -243,7 +243,7 @@ def _cut(rules, i, s, lists, built):
     if beam > 0 and built > beam:
         for j in range(built):
             lists[HOPE, j] += lists[VAL, j]
-        built = keep_best(built, beam, lists[HOPE], lists)
+        built = keep_best(built, beam, lists[HOPE], lists, np.bool_(True))
     return built
 
 
@@ -276,7 +276,7 @@ def _finish_row(rules, i, lists, live, index):
         cost = _costs(rules, i)
         live = thin(live, rules[8][_EVERY], np.bool_(False), cost, rules[4][5], lists)
     if beam > 0 and live > beam:
-        live = keep_best(live, beam, lists[VAL], lists)
+        live = keep_best(live, beam, lists[VAL], lists, np.bool_(True))
     for j in range(live):
         lists[AUX, j] = lists[VAL, j]
     return live

@@ -195,9 +195,12 @@ def kth_smallest(a, kth):
 
 
 @njit(cache=True)
-def keep_best(live, beam, rank, lists):
-    """Keep the ``beam`` entries of the state ``lists`` with the largest ``rank`` (one
-    of the lists' fields; ties by position); return ``beam``."""
+def keep_best(live, beam, rank, lists, exact):
+    """Keep the entries of the state ``lists`` with the largest ``rank`` (the lists' own
+    field, or an array beside them): those above the ``beam``-th largest rank, and of
+    those equal to it, in list order, exactly enough for ``beam`` entries (``exact``) or
+    each one met while fewer than ``beam`` are kept (the joker rules'). Returns how many
+    are kept."""
     cut = kth_smallest(rank[:live].copy(), live - beam)
     ties = beam
     for j in range(live):
@@ -205,7 +208,7 @@ def keep_best(live, beam, rank, lists):
             ties -= 1
     kept = np.int64(0)
     for j in range(live):
-        if rank[j] > cut or (rank[j] == cut and ties > 0):
+        if rank[j] > cut or (rank[j] == cut and (ties > 0 if exact else kept < beam)):
             if rank[j] == cut:
                 ties -= 1
             compact(lists, j, kept)

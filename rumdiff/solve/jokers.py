@@ -80,7 +80,7 @@ def _big(puzzle: Puzzle, objective: str) -> int:
 
 
 def joker_tables(k: int, m: int, jokers: int) -> tuple:
-    """The tables :func:`~rumdiff.solve._jokers.joker_dp` takes for G(k, m, .) and j jokers.
+    """The tables :func:`~rumdiff.solve._jokers.joker_pass` takes for G(k, m, .) and j jokers.
 
     Returns ``(tables, groups, pair)``: its ``tables``, ``groups`` and ``pair`` arguments
     (cached, read-only).
@@ -122,7 +122,7 @@ def run_joker_dp(
     """
     from rumdiff.solve._joker_bound import reference_ahead
     from rumdiff.solve._joker_passes import joker_search
-    from rumdiff.solve._jokers import joker_dp
+    from rumdiff.solve._jokers import joker_pass
     from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
     arrays, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
@@ -149,7 +149,7 @@ def run_joker_dp(
     work = [0, 0, 0]
 
     def run(target, width):
-        best, states, transitions, status = joker_dp(
+        best, states, transitions, status = joker_pass(
             x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
             np.int64(target), (*limits, np.int64(width), False), trial[0], trial[1], unprofiled,
         )  # fmt: skip
