@@ -116,16 +116,16 @@ def test_thin_moves_every_field_with_the_lists():
     live = len(states)
     bits = np.array([sum(s << (5 * c) for c, s in enumerate(st)) for st in states], np.int64)
     val = rng.integers(0, 100, size=live).astype(np.int64)
-    lists = np.zeros((FIELDS, live), np.int64)
-    lists[CODE] = bits
-    lists[VAL] = val
-    lists[ORG] = np.arange(live)
-    lists[AUX] = 3 * np.arange(live)
+    lists = np.zeros((live, FIELDS), np.int64)
+    lists[:, CODE] = bits
+    lists[:, VAL] = val
+    lists[:, ORG] = np.arange(live)
+    lists[:, AUX] = 3 * np.arange(live)
     dead = mark_dominated(
         live, np.arange(k), np.bool_(False), cost, run_states(m).nonzero, bits, val
     )
     kept = thin(live, np.arange(k), np.bool_(False), cost, run_states(m).nonzero, lists)
     assert kept == live - dead.sum() and 0 < kept < live
-    assert (lists[AUX, :kept] == 3 * lists[ORG, :kept]).all()
-    assert lists[ORG, :kept].tolist() == np.flatnonzero(~dead).tolist()
-    assert (lists[CODE, :kept] == bits[~dead]).all()
+    assert (lists[:kept, AUX] == 3 * lists[:kept, ORG]).all()
+    assert lists[:kept, ORG].tolist() == np.flatnonzero(~dead).tolist()
+    assert (lists[:kept, CODE] == bits[~dead]).all()

@@ -33,6 +33,13 @@ children). A borrowed view holds no reference, so it costs nothing; its owner st
 alive in the function that made it, for as long as the view is used. Lists and the hash
 index start small and grow (doubling, up to ``max_live`` entries) between runs of states;
 the layers grow likewise, up to the state budget.
+
+A pass may keep its states in a *dense* layout instead, for a rule set whose step is
+specialised for it (the reference search's, where most joint states live: several times
+faster there, ``experiments/bench_search.py --layouts``): the value of every joint state
+at its code, ``UNSET`` where none lives, in the lists' ``VAL`` row, with no key, index
+or layers. Each step is then one call that writes the whole ``out`` table and leaves the
+one it read ``UNSET``; ``finish_row`` counts the states that live.
 """
 
 import numpy as np
@@ -45,11 +52,14 @@ NOT_REACHED = 1
 OVER_BUDGET = 2
 #: The entries of ``work`` a pass adds to: states kept, transitions tried.
 STATES, TRANSITIONS = 0, 1
-#: The fields of a state list (rows of one array, a state per column): its key, its
-#: code, its value, the layer position it came from, the rules' two numbers, and the
-#: hash slot of its key.
-KEY, CODE, VAL, ORG, AUX, HOPE, SLOT = range(7)
+#: The fields of a state list (columns of one array, a state per row, so that a state's
+#: fields share a cache line): its value, its key, its code, the layer position it came
+#: from, the rules' two numbers, and the hash slot of its key. In the dense layout a
+#: state has its value alone, the first field.
+VAL, KEY, CODE, ORG, AUX, HOPE, SLOT = range(7)
 FIELDS = 7
+#: A value below every reachable one: in the dense layout, a state that does not live.
+UNSET = -(1 << 62)
 #: Multiplier of the hash of a key (Fibonacci hashing).
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -69,28 +79,45 @@ def _as_pointer(typingctx, address, dtype):
 def borrowed(array):
     """A view of a C-contiguous ``array`` that holds no reference to it (see the module's
     docstring). The array must stay alive, held by its owner, while the view is used."""
+    if not array.flags.c_contiguous:
+        raise ValueError("borrowed views are of C-contiguous arrays only")
     return carray(_as_pointer(array.ctypes.data, array.dtype), array.shape)
 
 
 @njit(cache=True)
 def _grown_lists(lists, size, count):
     """The first ``count`` states of ``lists`` in new lists with room for ``size``."""
-    bigger = np.empty((lists.shape[0], size), np.int64)
-    for field in range(lists.shape[0]):
+    bigger = np.empty((size, lists.shape[1]), np.int64)
+    for t in range(count):
+        for field in range(lists.shape[1]):
+            bigger[t, field] = lists[t, field]
+    return bigger
+
+
+@njit(cache=True)
+def _grown_layers(layers, size, count):
+    """The first ``count`` entries of each row of ``layers`` in rows of ``size``."""
+    bigger = np.empty((layers.shape[0], size), np.int64)
+    for row in range(layers.shape[0]):
         for t in range(count):
-            bigger[field, t] = lists[field, t]
+            bigger[row, t] = layers[row, t]
     return bigger
 
 
 @njit(cache=True, inline="always")
 def slot(index, key):
     """The hash slot of ``key`` in ``index`` (per slot a key, -1 for none, and its list
-    position): its own, or the empty one where it belongs."""
+    position): its own, or the empty one where it belongs. An index with room for every
+    key of a pass (its keys below the index's size, ``direct``) is indexed by the key
+    itself (:func:`merge`): it never probes, and neighbouring keys stay near in memory."""
     mask = index.shape[0] - 1
     h = ((key * _GOLDEN) >> 20) & mask
     while index[h, 0] != -1 and index[h, 0] != key:
         h = (h + 1) & mask
     return h
+
+
+
 
 
 @njit(cache=True)
@@ -100,37 +127,50 @@ def _rehashed(index, lists, built):
     bigger = np.empty((2 * index.shape[0], 2), np.int64)
     bigger[:, 0] = -1
     for t in range(built):
-        h = slot(bigger, lists[KEY, t])
-        bigger[h, 0] = lists[KEY, t]
+        h = slot(bigger, lists[t, KEY])
+        bigger[h, 0] = lists[t, KEY]
         bigger[h, 1] = t
-        lists[SLOT, t] = h
+        lists[t, SLOT] = h
     return bigger
 
 
 @njit(cache=True, inline="always")
-def merge(out, index, built, limit, key, code, value, origin, extra, hope):
+def merge(out, index, direct, built, limit, key, code, value, origin, extra, hope):
     """File a child into ``out``: raise its twin's value (with its origin and ``aux``) if
     the child is better, or add it. Returns ``(built, full)``: ``full`` when the child is
-    new and ``limit`` states are filed already."""
-    h = slot(index, key)
-    if index[h, 0] == key:
-        pos = index[h, 1]
-        if value > out[VAL, pos]:
-            out[VAL, pos] = value
-            out[ORG, pos] = origin
-            out[AUX, pos] = extra
+    new and ``limit`` states are filed already.
+
+    A ``direct`` index holds at ``index[key, 1]`` the key's list position, never cleared
+    or set up: a position names the key only if it lies below ``built`` and the state
+    there has that key (a sparse set), so whatever the memory held before cannot fool it.
+    """
+    # (Indices are unsigned: numba checks no negative index then.)
+    if direct:
+        h = np.uint64(key)
+        pos = np.uint64(index[h, 1])  # (a negative one wraps to a huge one: not below built)
+        found = pos < np.uint64(built) and out[pos, KEY] == key
+    else:
+        h = np.uint64(slot(index, key))
+        found = index[h, 0] == key
+        pos = np.uint64(index[h, 1])
+    if found:
+        if value > out[pos, VAL]:
+            out[pos, VAL] = value
+            out[pos, ORG] = origin
+            out[pos, AUX] = extra
         return built, False
     if built == limit:
         return built, True
+    at = np.uint64(built)
     index[h, 0] = key
     index[h, 1] = built
-    out[KEY, built] = key
-    out[CODE, built] = code
-    out[VAL, built] = value
-    out[ORG, built] = origin
-    out[AUX, built] = extra
-    out[HOPE, built] = hope
-    out[SLOT, built] = h
+    out[at, KEY] = key
+    out[at, CODE] = code
+    out[at, VAL] = value
+    out[at, ORG] = origin
+    out[at, AUX] = extra
+    out[at, HOPE] = hope
+    out[at, SLOT] = h
     return built + 1, False
 
 
@@ -138,7 +178,7 @@ def merge(out, index, built, limit, key, code, value, origin, extra, hope):
 def compact(lists, j, kept):
     """Move list entry j to position ``kept`` (for rules that drop states in place)."""
     for field in range(FIELDS):
-        lists[field, kept] = lists[field, j]
+        lists[kept, field] = lists[j, field]
 
 
 def engine_pass(begin, begin_row, step, cut, finish_row):
@@ -148,7 +188,9 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
     set.
 
     ``rules`` are :func:`borrowed` views of arrays held by ``owners``, which ``run_pass``
-    keeps alive. It walks ``rows`` rows of ``steps`` steps each, plus the closing row
+    keeps alive. With ``dense`` the states are kept in the dense layout (``room`` the
+    joint states; no path); with ``direct`` every key lies below ``distinct`` and the
+    index is direct (:func:`slot`). It walks ``rows`` rows of ``steps`` steps each, plus the closing row
     (``i == rows``, where runs end). ``children`` is ``(most, distinct)``: the most
     children of one state at one step, and the most distinct keys a step can file
     (lists with room for them never grow); ``room`` the lists' first size; ``limits`` is
@@ -161,22 +203,30 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
     """
 
     @njit(cache=True)
-    def run_pass(rules, owners, rows, steps, children, room, limits, path, extra, profile, work):
+    def run_pass(
+        rules, owners, rows, steps, children, room, limits, dense, direct, path, extra,
+        profile, work,
+    ):  # fmt: skip
         max_states, max_live = limits
         most, distinct = children
-        keep = path.shape[0] > 0
-        room = max(1, min(room, max_live))
+        keep = path.shape[0] > 0 and not dense
+        room = max(1, room if dense else min(room, max_live))
         # Each array below has its borrowed view, made anew whenever the array is.
-        lists = np.empty((FIELDS, room), np.int64)
-        out = np.empty((FIELDS, room), np.int64)
+        fields = 1 if dense else FIELDS
+        lists = np.empty((room, fields), np.int64)
+        out = np.empty((room, fields), np.int64)
+        if dense:
+            lists[:, VAL] = UNSET
+            out[:, VAL] = UNSET
         width = 16
-        while width < 2 * room:
+        while width < (distinct if direct else 2 * room):
             width *= 2
         index = np.empty((width, 2), np.int64)  # per slot: a key (-1: none), its position
-        index[:, 0] = -1
+        if not direct:
+            index[:, 0] = -1
         lists_view, out_view, index_view = borrowed(lists), borrowed(out), borrowed(index)
         live = begin(rules, lists_view)
-        lay = np.empty((3, room if keep else 0), np.int64)  # code, origin, aux
+        lay = np.empty((3, room if keep else 0), np.int64)  # code, origin, aux; per row
         stored = 0
         for i in range(rows + 1):
             begin_row(rules, i, lists_view, live)
@@ -184,6 +234,11 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
                 built = 0
                 start = 0
                 full = False
+                if dense:  # the whole table in one call
+                    built, full = step(
+                        rules, i, s, lists_view, 0, room, out_view, index_view, 0, room, work
+                    )
+                    start = live
                 while start < live:
                     # A run of states whose children fit in the lists (one state at a
                     # time once they hold max_live: which state overflows is exact), the
@@ -191,7 +246,7 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
                     if room < distinct and built + most > room and room < max_live:
                         room = min(2 * room, max_live)
                         out = _grown_lists(out, room, built)
-                        while 2 * room > index.shape[0]:
+                        while 2 * room > index.shape[0] and not direct:
                             index = _rehashed(index, out, built)
                         out_view, index_view = borrowed(out), borrowed(index)
                     stop = live
@@ -204,16 +259,16 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
                     if full:
                         break
                     start = stop
-                for t in range(built):
-                    index[out[SLOT, t], 0] = -1
+                for t in range(0 if dense or direct else built):
+                    index[out[t, SLOT], 0] = -1
                 if full:
                     return 0, OVER_BUDGET
                 kept = cut(rules, i, s, out_view, built)
                 if profile.shape[1] > 0:
                     profile[0, i * steps + s] = built
                     profile[1, i * steps + s] = kept
-                if out.shape[1] > lists.shape[1]:
-                    lists = np.empty((FIELDS, out.shape[1]), np.int64)
+                if out.shape[0] > lists.shape[0]:
+                    lists = np.empty((out.shape[0], fields), np.int64)
                     lists_view = borrowed(lists)
                 lists, out = out, lists
                 lists_view, out_view = out_view, lists_view
@@ -224,22 +279,22 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
             if live == 0:
                 return 0, NOT_REACHED
             work[STATES] += live
-            if stored + live > max_states:
+            if stored + live > max_states or live > max_live:
                 return 0, OVER_BUDGET
             if keep:
                 if stored + live > lay.shape[1]:
                     # Capped, so a pass's memory is bounded by its budget.
                     size = min(max(stored + live, 2 * lay.shape[1]), max_states)
-                    lay = _grown_lists(lay, size, stored)
+                    lay = _grown_layers(lay, size, stored)
                 for j in range(live):
-                    lay[0, stored + j] = lists[CODE, j]
-                    lay[1, stored + j] = lists[ORG, j]
-                    lay[2, stored + j] = lists[AUX, j]
-                    lists[ORG, j] = stored + j
+                    lay[0, stored + j] = lists[j, CODE]
+                    lay[1, stored + j] = lists[j, ORG]
+                    lay[2, stored + j] = lists[j, AUX]
+                    lists[j, ORG] = stored + j
             stored += live
         best = 0
-        for j in range(1, live):
-            if lists[VAL, j] > lists[VAL, best]:
+        for j in range(1, 0 if dense else live):  # (dense: state 0, no runs, at 0)
+            if lists[j, VAL] > lists[best, VAL]:
                 best = j
         if keep:
             position = lay[1, stored - live + best]
@@ -247,6 +302,6 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
                 path[i] = lay[0, position]
                 extra[i] = lay[2, position]
                 position = lay[1, position]
-        return lists[VAL, best], OK
+        return lists[best, VAL], OK
 
     return run_pass

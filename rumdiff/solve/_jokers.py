@@ -44,11 +44,11 @@ _PICKS = (1 << 24) - 1
 @njit(cache=True, inline="always")
 def _begin(rules, lists):
     """The start: no runs, no joker placed."""
-    lists[KEY, 0] = 0
-    lists[CODE, 0] = 0
-    lists[VAL, 0] = 0
-    lists[AUX, 0] = 0
-    lists[ORG, 0] = -1
+    lists[0, KEY] = 0
+    lists[0, CODE] = 0
+    lists[0, VAL] = 0
+    lists[0, AUX] = 0
+    lists[0, ORG] = -1
     return np.int64(1)
 
 
@@ -58,7 +58,7 @@ def _begin_row(rules, i, lists, live):
     numbers = rules[11]
     numbers[_V] = rules[2][i]
     for j in range(live):
-        lists[AUX, j] = 0
+        lists[j, AUX] = 0
 
 
 @njit(cache=True, inline="always")
@@ -93,10 +93,10 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
             later += x[i, d] if not closing else 0
         hoping = dominate and c == k - 1 and not closing
         for j in range(start, stop):
-            cj = lists[CODE, j]
-            vj = lists[VAL, j]
-            aj = lists[AUX, j]
-            oj = lists[ORG, j]
+            cj = lists[j, CODE]
+            vj = lists[j, VAL]
+            aj = lists[j, AUX]
+            oj = lists[j, ORG]
             spent = cj >> top
             cc = (cj >> (bits * c)) & digit
             if hoping:
@@ -144,21 +144,21 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
                         if hope < 0 or nv + hope < target:
                             continue
                     key = code + ((na >> 32) << (top + 3))
-                    built, full = merge(out, index, built, limit, key, code, nv, oj, na, 0)
+                    built, full = merge(out, index, False, built, limit, key, code, nv, oj, na, 0)
                     if full:
                         work[1] += transitions
                         return built, True
     else:
         owed = numbers[_OWED]
         for j in range(start, stop):
-            cj = lists[CODE, j]
-            vj = lists[VAL, j]
-            aj = lists[AUX, j]
-            oj = lists[ORG, j]
+            cj = lists[j, CODE]
+            vj = lists[j, VAL]
+            aj = lists[j, AUX]
+            oj = lists[j, ORG]
             spent = cj >> top
             if closing:
                 if spent >= owed:  # every table joker placed
-                    built, full = merge(out, index, built, limit, cj, cj, vj, oj, 0, 0)
+                    built, full = merge(out, index, False, built, limit, cj, cj, vj, oj, 0, 0)
                     if full:
                         work[1] += transitions
                         return built, True
@@ -178,7 +178,7 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
                     continue
                 code = cj + (g << top)
                 na = (aj & _LOW32) + (g << (8 + 3 * k)) - (aj & 255)
-                built, full = merge(out, index, built, limit, code, code, nv, oj, na, 0)
+                built, full = merge(out, index, False, built, limit, code, code, nv, oj, na, 0)
                 if full:
                     work[1] += transitions
                     return built, True
@@ -198,7 +198,7 @@ def _cut(rules, i, s, lists, built):
     ahead, top, v = rules[3], numbers[_TOP], numbers[_V]
     hope = np.empty(built, np.int64)
     for j in range(built):
-        hope[j] = lists[VAL, j] + v * (lists[AUX, j] & 255) + ahead[i + 1, lists[CODE, j] >> top]
+        hope[j] = lists[j, VAL] + v * (lists[j, AUX] & 255) + ahead[i + 1, lists[j, CODE] >> top]
     return keep_best(built, beam, hope, lists, np.bool_(False))
 
 
@@ -213,7 +213,7 @@ def _finish_row(rules, i, lists, live, index):
             lists, index,
         )  # fmt: skip
     for j in range(live):
-        lists[AUX, j] = (lists[AUX, j] >> 8) & _PICKS
+        lists[j, AUX] = (lists[j, AUX] >> 8) & _PICKS
     return live
 
 
@@ -236,20 +236,20 @@ def _undominated(live, jokers, owed, top, bits, upgrades, lists, index):
     digit = (1 << bits) - 1
     runs_mask = (1 << top) - 1
     for j in range(live):
-        h = slot(index, lists[CODE, j])
-        index[h, 0] = lists[CODE, j]
+        h = slot(index, lists[j, CODE])
+        index[h, 0] = lists[j, CODE]
         index[h, 1] = j
-        lists[SLOT, j] = h
+        lists[j, SLOT] = h
     beaten = np.zeros(live, np.bool_)
     for j in range(live):
-        code = lists[CODE, j]
+        code = lists[j, CODE]
         spent = code >> top
         runs = code & runs_mask
         for fewer in range(min(owed, spent), spent + 1):
             other = runs + (fewer << top)
             if fewer < spent:
                 h = slot(index, other)
-                if index[h, 0] == other and lists[VAL, index[h, 1]] >= lists[VAL, j]:
+                if index[h, 0] == other and lists[index[h, 1], VAL] >= lists[j, VAL]:
                     beaten[j] = True
             for c in range(k):
                 cc = (runs >> (bits * c)) & digit
@@ -259,15 +259,15 @@ def _undominated(live, jokers, owed, top, bits, upgrades, lists, index):
                         continue
                     key = other + ((better - cc) << (bits * c))
                     h = slot(index, key)
-                    if index[h, 0] == key and lists[VAL, index[h, 1]] >= lists[VAL, j]:
+                    if index[h, 0] == key and lists[index[h, 1], VAL] >= lists[j, VAL]:
                         beaten[j] = True
     for j in range(live):
-        index[lists[SLOT, j], 0] = -1
+        index[lists[j, SLOT], 0] = -1
     kept = np.int64(0)
     for j in range(live):
         if not beaten[j]:
-            for field in range(lists.shape[0]):
-                lists[field, kept] = lists[field, j]
+            for field in range(lists.shape[1]):
+                lists[kept, field] = lists[j, field]
             kept += 1
     return kept
 
@@ -346,7 +346,7 @@ def joker_pass(
     )  # fmt: skip
     work = np.zeros(2, np.int64)
     best, status = _run_pass(
-        rules, owners, rows, k + 1, (most, max_live), 1 << 12, (max_states, max_live), path,
-        picks, profile, work,
+        rules, owners, rows, k + 1, (most, max_live), 1 << 12, (max_states, max_live), False, False,
+        path, picks, profile, work,
     )  # fmt: skip
     return best, work[0], work[1], status

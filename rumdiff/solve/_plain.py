@@ -72,9 +72,9 @@ def _begin(rules, lists):
     for c in range(k):
         start += entry << (5 * c)
     lists[0, 0] = start
-    lists[CODE, 0] = start
-    lists[VAL, 0] = 0
-    lists[ORG, 0] = -1
+    lists[0, CODE] = start
+    lists[0, VAL] = 0
+    lists[0, ORG] = -1
     return np.int64(1)
 
 
@@ -114,12 +114,12 @@ def _begin_row(rules, i, lists, live):
     # 12-19, the losses from bit 20.
     least = per_state[_LEAST]
     for j in range(live):
-        bj = lists[CODE, j]
+        bj = lists[j, CODE]
         packed = 0
         for later in range(1, k):
             d = order[later]
             packed -= least[d, (bj >> (5 * d)) & 31] << 20
-        lists[AUX, j] = packed
+        lists[j, AUX] = packed
 
 
 @njit(cache=True, inline="always")
@@ -168,11 +168,11 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
     following = per_colour[_ORDER, s + 1] if s + 1 < k else 0
     transitions = 0
     for j in range(start, stop):
-        bj = lists[CODE, j]
+        bj = lists[j, CODE]
         cc = (bj >> shift) & 31
-        vj = lists[VAL, j]
-        oj = lists[ORG, j]
-        sj = lists[AUX, j]
+        vj = lists[j, VAL]
+        oj = lists[j, ORG]
+        sj = lists[j, AUX]
         done_index = after_index + (sj & 4095)
         done_tiles = (sj >> 12) & 255
         rest = v * after_tiles + (sj >> 20)
@@ -204,7 +204,7 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
                 + (per_state[_LEFT_COUNT, c, nc] << 12)
                 - (per_state[_PENDING, c, nc] << 20)
             )
-            built, full = merge(out, index, built, limit, nb, nb, nv, oj, ns, hope)
+            built, full = merge(out, index, False, built, limit, nb, nb, nv, oj, ns, hope)
             if full:
                 work[1] += transitions
                 return built, True
@@ -218,7 +218,7 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
             nb = bj + (moves[_DELTA, e] << shift)
             nv = vj + moves[_GAIN, e]
             # (No sums: the row ends here.)
-            built, full = merge(out, index, built, limit, nb, nb, nv, oj, 0, kids[_HOPE, a])
+            built, full = merge(out, index, False, built, limit, nb, nb, nv, oj, 0, kids[_HOPE, a])
             if full:
                 work[1] += transitions
                 return built, True
@@ -242,8 +242,8 @@ def _cut(rules, i, s, lists, built):
         built = thin(built, order[: s + 1], np.bool_(True), cost, rules[4][5], lists)
     if beam > 0 and built > beam:
         for j in range(built):
-            lists[HOPE, j] += lists[VAL, j]
-        built = keep_best(built, beam, lists[HOPE], lists, np.bool_(True))
+            lists[j, HOPE] += lists[j, VAL]
+        built = keep_best(built, beam, lists[:, HOPE], lists, np.bool_(True))
     return built
 
 
@@ -259,26 +259,26 @@ def _finish_row(rules, i, lists, live, index):
     threshold = numbers[_THRESHOLD]
     kept = np.int64(0)
     for j in range(live):
-        bj = lists[CODE, j]
+        bj = lists[j, CODE]
         group = 0
         loss = 0
         for c in range(k):
             cc = (bj >> (5 * c)) & 31
             group += left_index[c, cc]
             loss += pending[c, cc]
-        nv = lists[VAL, j] + v * gv[group]
+        nv = lists[j, VAL] + v * gv[group]
         if nv - loss >= threshold:
             compact(lists, j, kept)
-            lists[VAL, kept] = nv
+            lists[kept, VAL] = nv
             kept += 1
     live = kept
     if live >= DOMINANCE_LIVE and k > 1:
         cost = _costs(rules, i)
         live = thin(live, rules[8][_EVERY], np.bool_(False), cost, rules[4][5], lists)
     if beam > 0 and live > beam:
-        live = keep_best(live, beam, lists[VAL], lists, np.bool_(True))
+        live = keep_best(live, beam, lists[:, VAL], lists, np.bool_(True))
     for j in range(live):
-        lists[AUX, j] = lists[VAL, j]
+        lists[j, AUX] = lists[j, VAL]
     return live
 
 
@@ -344,7 +344,6 @@ def plain_pass(x, values, m, tables, dominance, gv, suffix, target, limits, entr
     work = np.zeros(2, np.int64)
     best, status = _run_pass(
         rules, owners, rows, k, (most_moves, joint), min(joint, FIRST_ROOM), (max_states, max_live),
-        path, scores,
-        np.zeros((2, 0), np.int64), work,
+        False, False, path, scores, np.zeros((2, 0), np.int64), work,
     )  # fmt: skip
     return best, work[0], work[1], status

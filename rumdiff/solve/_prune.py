@@ -133,7 +133,7 @@ def thin(live, colours, same_used, cost, nonzero, lists):
     """Drop the dominated entries (:func:`mark_dominated`) from the engine's state
     ``lists`` (``rumdiff.solve._engine``), whose codes hold 5 bits a colour; return how
     many entries are left."""
-    dead = mark_dominated(live, colours, same_used, cost, nonzero, lists[CODE], lists[VAL])
+    dead = mark_dominated(live, colours, same_used, cost, nonzero, lists[:, CODE], lists[:, VAL])
     kept = np.int64(0)
     for j in range(live):
         if not dead[j]:

@@ -19,7 +19,7 @@ from rumdiff import config
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.groups import group_value_table
 from rumdiff.solve.runstates import run_states
-from rumdiff.solve.solver import SolverBudgetError, dense_index, warm_up_puzzle
+from rumdiff.solve.solver import SolverBudgetError, warm_up_puzzle
 from rumdiff.validation import choice, whole
 
 __all__ = ["LAYOUTS", "SearchEffort", "search_effort"]
@@ -123,7 +123,6 @@ def _search_kernel(puzzle: Puzzle, max_states: int, layout: int) -> np.ndarray:
     from rumdiff.solve import _search
 
     tables = run_states(puzzle.m)
-    dense = dense_index(tables.size**puzzle.k)
     report = np.zeros(10, dtype=np.int64)
     _search.search_kernel(
         puzzle.copies.astype(np.int64),
@@ -131,7 +130,6 @@ def _search_kernel(puzzle: Puzzle, max_states: int, layout: int) -> np.ndarray:
         config.S,
         tables.kernel_tables,
         group_value_table(puzzle.k, puzzle.m),
-        dense,
         (max_states, config.MAX_LIVE_STATES),
         layout,
         report,

@@ -32,11 +32,8 @@ from rumdiff.solve.groups import group_value_table, make_groups
 from rumdiff.solve.jokers import OBJECTIVES, rebuild, run_joker_dp
 from rumdiff.solve.runstates import dominance, run_states
 
-__all__ = ["Solution", "Work", "SolverBudgetError", "dense_index", "solve"]
+__all__ = ["Solution", "Work", "SolverBudgetError", "solve"]
 
-#: Largest dense state index the kernels may allocate (entries of 4 bytes).
-_MAX_DENSE = 1 << 27
-_dense_cache: dict[int, np.ndarray] = {}
 _warm: list[bool] = []  # the joker search compiled or loaded
 
 
@@ -131,24 +128,6 @@ class Solution:
                 f"internal error: arrangement scores {arrangement.score}, solver {self.score}"
             )
         return arrangement
-
-
-def dense_index(size: int) -> np.ndarray:
-    """A buffer of ``size`` int32 entries, all -1, that maps joint state codes to list
-    positions in the kernels; they leave it all -1 again, so one serves every call.
-
-    Raises
-    ------
-    SolverBudgetError
-        When ``size`` exceeds the limit.
-    """
-    if size > _MAX_DENSE:
-        raise SolverBudgetError(
-            f"{size} joint run states exceed the limit {_MAX_DENSE}; use smaller k or m"
-        )
-    if size not in _dense_cache:
-        _dense_cache[size] = np.full(size, -1, dtype=np.int32)
-    return _dense_cache[size]
 
 
 def solve(
