@@ -142,6 +142,18 @@ def _screen(args, low: int, high: int | None):
     return screen, {"used": True, **screen.describe()}
 
 
+def _models(name) -> list:
+    """Every model file an order may read, and their sidecars: the one ``--model`` names
+    (the default without it) and the shipped ones, none of which an output may replace."""
+    from rumdiff.learn.prediction import model_path
+    from rumdiff.learn.sidecar import sidecar_path
+
+    paths = dict.fromkeys(
+        [model_path(name), model_path(None), *map(model_path, config.NAMED_MODELS)]
+    )
+    return [file for path in paths for file in (path, sidecar_path(path))]
+
+
 def _solutions_text(result) -> str:
     """Each puzzle's score and optimal arrangement, as ``rumdiff solve --show`` prints them."""
     lines = []
@@ -218,9 +230,7 @@ def run(args, command) -> int:
     _check(args)
     low, high = effort_range(args.difficulty) if args.difficulty else args.effort
     outputs = [args.out, solutions_path(args.out), str(metadata_path(args.out))]
-    from rumdiff.learn.prediction import model_path
-
-    check_outputs([model_path(args.model) if args.model else None], outputs)
+    check_outputs(_models(args.model), outputs)
     check_memory(min(args.max_candidates, config.ORDER_BLOCK[1]), args.k, args.n,
                  args.max_memory)  # fmt: skip
     screen, filtered = _screen(args, low, high)
