@@ -12,44 +12,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import textwrap
 
 import pytest
+from helpers import PEAK_MB, linux, run_capped
 
 from rumdiff.cli import main
-
-#: Address space a streamed command may reserve (numba and numpy reserve far more than
-#: they touch), and the resident peak it must stay under.
-ADDRESS_SPACE_MB = 1_200
-PEAK_MB = 500
-
-linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS")
-
-
-def _run_capped(argv: list[str], *, python: bool = False) -> tuple[int, int, str]:
-    """Run ``rumdiff ARGV`` (``python ARGV`` if ``python``) under the address-space cap:
-    exit code, peak MB, stderr."""
-    wrapper = textwrap.dedent(
-        f"""
-        import resource, subprocess, sys
-        limit = {ADDRESS_SPACE_MB} * 2**20
-        cap = lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        command = sys.argv[2:] if sys.argv[1] == "python" else ["-m", "rumdiff", *sys.argv[2:]]
-        done = subprocess.run([sys.executable, *command],
-                              preexec_fn=cap, capture_output=True, text=True)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
-        print(done.returncode, peak)
-        sys.stderr.write(done.stderr)
-        """
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", wrapper, "python" if python else "rumdiff", *argv],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    code, peak = map(int, done.stdout.split())
-    return code, peak, done.stderr
 
 
 def _empty_puzzles_and_one_tile(path, count: int, tile: str) -> None:
@@ -62,7 +29,7 @@ def test_solve_memory_follows_the_puzzle_not_the_file(tmp_path):
     file = tmp_path / "attack.in"  # 10,001 puzzles of n = 10,000, k = 6: 1.2 GB held whole
     _empty_puzzles_and_one_tile(file, 10_000, "10000p")
     out = tmp_path / "scores.txt"
-    code, peak, err = _run_capped(["solve", str(file), "-o", str(out)])
+    code, peak, err = run_capped(["solve", str(file), "-o", str(out)])
     assert code == 0, err
     assert peak < PEAK_MB
     assert out.read_text().split() == ["0"] * 10_001
@@ -73,7 +40,7 @@ def test_features_memory_follows_a_block_not_the_file(tmp_path):
     file = tmp_path / "attack.in"  # 2,001 puzzles at -n 10000 -k 6: over 1 GB held whole
     _empty_puzzles_and_one_tile(file, 2_000, "10000p")
     out = tmp_path / "features.csv"
-    code, peak, err = _run_capped(
+    code, peak, err = run_capped(
         ["features", str(file), "-k", "6", "-n", "10000", "-o", str(out), "--features", "thesis"]
     )
     assert code == 0, err
@@ -138,7 +105,7 @@ def test_the_cap_catches_a_reader_that_holds_the_whole_file(tmp_path):
     file = tmp_path / "attack.in"
     _empty_puzzles_and_one_tile(file, 10_000, "10000p")
     whole = "import sys; from rumdiff.puzzle import read_puzzles; read_puzzles(sys.argv[1])"
-    code, _, err = _run_capped(["-c", whole, str(file)], python=True)
+    code, _, err = run_capped(["-c", whole, str(file)], python=True)
     assert code != 0 and "MemoryError" in err
 
 
@@ -260,7 +227,7 @@ def test_puzzles_only_stays_within_max_memory(tmp_path):
     out = tmp_path / "p.in"
     argv = ["generate", str(out), "--puzzles-only", "-k", "6", "-m", "3", "-n", "10000",
             "--count", "250", "--max-memory", "0.5", "-q"]  # fmt: skip
-    code, peak, err = _run_capped(argv)
+    code, peak, err = run_capped(argv)
     assert code == 0, err
     assert peak < PEAK_MB
     with open(out) as stream:
@@ -275,7 +242,7 @@ def test_train_reads_the_header_of_a_million_columns_first(tmp_path):
         stream.write(",".join(f"c{i}" for i in range(1_000_000)) + "\n")
         for _ in range(3):
             stream.write(",".join(["0"] * 1_000_000) + "\n")
-    code, peak, err = _run_capped(["train", str(wide), "-o", str(tmp_path / "out")])
+    code, peak, err = run_capped(["train", str(wide), "-o", str(tmp_path / "out")])
     assert code == 1
     assert err == (
         f"rumdiff train: error: {wide}: header line longer than 1,048,576 bytes; "

@@ -135,7 +135,8 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
         help=f"random seed (default: {config.SEED})",
     )
     parser.add_argument(
-        "--jobs", type=integer(-1024, 1024, zero=False), default=config.DATASET_JOBS,
+        "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False),
+        default=config.DATASET_JOBS,
         help=f"worker processes; {jobs_help} (default: {config.DATASET_JOBS})",
     )  # fmt: skip
     parser.add_argument(

@@ -72,7 +72,8 @@ def register(subparsers) -> None:
         help="give up on a puzzle over the budget (line 'unsolved') instead of using the ILP",
     )  # fmt: skip
     parser.add_argument(
-        "--jobs", type=integer(-1024, 1024, zero=False), default=config.SOLVE_JOBS,
+        "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False),
+        default=config.SOLVE_JOBS,
         help="worker processes; -1 uses every core; the output keeps the file's order",
     )  # fmt: skip
     scheduler_option(parser)

@@ -291,15 +291,24 @@ def save_model(model: Model, path) -> Model:
     and together: if either cannot be written, the old pair stays whole.
 
     Returns the model with ``path`` set and the file's SHA-256 and size in its metadata.
+
+    Raises
+    ------
+    ModelError
+        If the model would unpack to more than ``config.MODEL_MAX_UNPACKED_BYTES``, which
+        :func:`load_model` refuses (forests of unbounded trees on many rows can).
     """
     from rumdiff.atomic import atomic_files, write_json
-    from rumdiff.learn.archive import dump_archive
+    from rumdiff.learn.archive import dump_archive, over_cap, unpacked_bytes
 
     path = Path(path)
     metadata = {**model.metadata, "format_version": config.MODEL_FORMAT}
     content = {"classifier": model.pipeline, "regressor": model.regressor}
     with atomic_files([path, sidecar_path(path)]) as (temporary, side):
         dump_archive(content, temporary)
+        unpacked = unpacked_bytes(temporary)
+        if unpacked > config.MODEL_MAX_UNPACKED_BYTES:  # load_model would refuse it
+            raise ModelError(f"not saved: {over_cap(unpacked)}; bound its trees (max_leaf_nodes)")
         metadata["model_sha256"] = file_sha256(temporary)
         metadata["model_bytes"] = os.path.getsize(temporary)
         write_json(side, metadata)
@@ -332,7 +341,9 @@ def _check_content(path: Path, content, metadata: dict) -> None:
     for forest in forests:
         if not hasattr(forest, "estimators_"):
             raise ModelError(f"{path}: not a fitted rumdiff model (a forest was never fitted)")
-    names = [str(name) for name in classifier.named_steps["features"].get_feature_names_out()]
+    features = classifier.named_steps["features"]
+    _check_family(path, features, metadata)
+    names = [str(name) for name in features.get_feature_names_out()]
     jokers = bool(metadata.get("jokers", False))
     now = list(
         feature_names(metadata["feature_set"], k=metadata["k"], m=metadata["m"], jokers=jokers)
@@ -348,9 +359,38 @@ def _check_content(path: Path, content, metadata: dict) -> None:
             f"{path}: its features differ from those rumdiff.features computes now; "
             "train the model again"
         )
-    for forest in forests:  # each tree reads exactly these features
-        classes = getattr(forest, "classes_", None)
-        check_forest(path, forest, len(names), None if classes is None else len(classes))
+    # Each tree reads exactly these features; the classifier's classes are the sidecar's.
+    check_forest(path, forests[0], len(names), [int(c) for c in metadata["classes"]])
+    check_forest(path, forests[1], len(names))
+
+
+def _check_family(path: Path, features, metadata: dict) -> None:
+    """Refuse a feature step that reads other puzzles than the sidecar says: another
+    feature set, m, jokers or not, or (for a model of one family) another k or n.
+
+    Raises
+    ------
+    ModelError
+    """
+    fields = {"feature_set": str, "jokers": bool, "m": int}
+    if metadata.get("scope") is None:  # across families, k and n are the puzzles'
+        fields.update(k=int, n=int)
+    read = {"feature_set": "feature_set", "jokers": "jokers", "m": "m", "k": "n_colours_",
+            "n": "n_values_"}  # fmt: skip
+    for field, kind in fields.items():
+        have = getattr(features, read[field], None)
+        want = bool(metadata.get("jokers", False)) if field == "jokers" else metadata[field]
+        if kind is int:  # numpy's whole numbers too, never a bool
+            same = isinstance(have, (int, np.integer)) and not isinstance(have, (bool, np.bool_))
+        else:
+            same = isinstance(have, (kind, np.bool_) if kind is bool else kind)
+        if not (same and have == want):
+            raise ModelError(
+                f"{path}: not a valid rumdiff model (its features read {field} = "
+                f"{repr(have)[:80]}, its sidecar says {want!r})"
+            )
+    if getattr(features, "k", None) is not None:
+        raise ModelError(f"{path}: not a valid rumdiff model (its features fix k)")
 
 
 def load_model(path, *, trust_pickle: bool = False) -> Model:
@@ -369,27 +409,26 @@ def load_model(path, *, trust_pickle: bool = False) -> Model:
     ModelError
         With a one-line reason, when the file is missing or must not be used.
     """
-    import zipfile
-
-    from rumdiff.learn.archive import load_archive
+    from rumdiff.learn.archive import file_kind, load_archive, load_pickle
 
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"{path}: model file not found")
+    size, cap = path.stat().st_size, config.MODEL_MAX_UNPACKED_BYTES
+    if size > cap:
+        raise ModelError(f"{path}: refused, {size:,} bytes, over the {cap:,} a model may hold")
     metadata = read_model_sidecar(path, trust_pickle=trust_pickle)
     if file_sha256(path) != metadata["model_sha256"]:
         raise ModelError(f"{path}: file does not match its sidecar (SHA-256 differs)")
-    try:
+    kind = file_kind(path)
+    if kind == "skops":
         content = load_archive(path)
-    except zipfile.BadZipFile:  # not a skops archive: a pickle, or anything else
-        if not trust_pickle:
-            raise ModelError(
-                f"{path}: not a skops model file; if it is a pickle saved by an earlier "
-                f"rumdiff, it can run code when loaded: {PICKLE_HINT}"
-            ) from None
-        from rumdiff.learn.archive import load_pickle
-
+    elif trust_pickle:
         content = load_pickle(path)
+    elif kind == "pickle":
+        raise ModelError(f"{path}: a pickle, which can run code when loaded: {PICKLE_HINT}")
+    else:  # empty, or neither: damaged, never a pickle to trust
+        raise ModelError(f"{path}: not a model file (neither a skops archive nor a pickle)")
     _check_content(path, content, metadata)
     return Model(pipeline=content["classifier"], regressor=content["regressor"],
                  metadata=metadata, path=str(path))  # fmt: skip

@@ -36,8 +36,8 @@ MARKER = "rumdiff-model"
 
 #: What to do with a model file saved as a pickle by an earlier release.
 PICKLE_HINT = (
-    "load it only if you trust its source, with --trust-pickle, and convert it "
-    "(rumdiff.learn.convert_pickle_model)"
+    "only if you trust its source, convert it (rumdiff.learn.convert_pickle_model) or "
+    "load it with rumdiff predict --trust-pickle"
 )
 
 
