@@ -88,6 +88,13 @@ ORDER_MAX_CANDIDATES = 20_000
 ORDER_BLOCK = (32, 2048)
 #: Candidates a worker task searches.
 ORDER_TASK = 8
+#: Memory an order plans for, beyond a block of candidates (rumdiff.data.order.order_bytes):
+#: per accepted puzzle, bytes per cell and copy beside ROW_BYTES (its puzzle, solution and
+#: their text took 2,100-546,000 bytes, 2-55 a cell and copy, on G(3, 1, 13) to G(6, 3,
+#: 1000), turns included); per candidate drawn, bytes beside its key (n * k / 4 bytes, a
+#: turn's 2 * n * k) to keep it in a set (138). python experiments/order_memory.py
+ORDER_TILE_BYTES = 50
+ORDER_KEY_BYTES = 200
 #: Seconds of search in the main process before worker processes start: spawning two
 #: takes about 3 s, more than ten hard G(4, 2, 100) puzzles need (experiments/bench_order.py).
 ORDER_SPAWN_SECONDS = 2.0

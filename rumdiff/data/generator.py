@@ -59,6 +59,7 @@ __all__ = [
     "planned_bytes",
     "redraw",
     "block_size",
+    "distinct_count",
 ]
 
 #: First spawn-key entry of the block streams and of the redraw streams.
@@ -281,6 +282,19 @@ def _turns(spec: _Spec, count: int, seed: int, start: int, seen: set, jokers: in
         regime=np.zeros(count, dtype=np.int8), probabilities=shares, redraws=redraws,
         duplicates_redrawn=int(redraws.sum()),
     )  # fmt: skip
+
+
+def distinct_count(*, k: int, m: int, n: int, mode: str, percentages=None) -> int | None:
+    """How many distinct puzzles :func:`generate` can draw with these parameters, or None
+    when astronomically many, or for turns (not counted).
+
+    Raises
+    ------
+    ValueError
+        On invalid parameters.
+    """
+    spec = _spec(k, m, n, mode, percentages, config.REGIME_WEIGHTS)
+    return None if mode == "turn" else _distinct(spec)
 
 
 def _distinct(spec: _Spec) -> int | None:
