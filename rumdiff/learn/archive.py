@@ -37,6 +37,7 @@ __all__ = [
     "file_kind",
     "load_archive",
     "load_pickle",
+    "whole_number",
 ]
 
 #: What a quoted error from skops may add to a message, at most.
@@ -222,7 +223,7 @@ def check_forest(path: Path, forest, n_features: int, classes=None) -> None:
     if not _count(getattr(forest, "n_estimators", None), len(trees)):
         refuse(f"a forest of {len(trees)} trees that says it has {_shown(forest.n_estimators)}")
     jobs = getattr(forest, "n_jobs", None)
-    if jobs is not None and not (_whole(jobs) and abs(int(jobs)) <= config.MAX_JOBS):
+    if jobs is not None and not (whole_number(jobs) and abs(int(jobs)) <= config.MAX_JOBS):
         refuse(f"a forest that asks for {_shown(jobs)} threads")
     for name, want in (("n_features_in_", n_features), ("n_outputs_", 1)):
         if not _count(getattr(forest, name, None), want):
@@ -248,13 +249,14 @@ def check_forest(path: Path, forest, n_features: int, classes=None) -> None:
             refuse(f"tree {number}: {problem}")
 
 
-def _whole(value) -> bool:
+def whole_number(value) -> bool:
+    """Whether ``value`` is a whole number (numpy's too), never a bool."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _count(value, want: int) -> bool:
     """Whether ``value`` is the whole number ``want``."""
-    return _whole(value) and int(value) == want
+    return whole_number(value) and int(value) == want
 
 
 def _shown(value) -> str:

@@ -316,83 +316,6 @@ def save_model(model: Model, path) -> Model:
                  path=str(path))  # fmt: skip
 
 
-def _check_content(path: Path, content, metadata: dict) -> None:
-    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-    from sklearn.pipeline import Pipeline
-
-    from rumdiff.features import PuzzleFeatures, feature_names
-    from rumdiff.learn.archive import check_forest
-
-    if not isinstance(content, dict) or set(content) != {"classifier", "regressor"}:
-        raise ModelError(f"{path}: not a rumdiff model (no classifier and regressor inside)")
-    classifier, regressor = content["classifier"], content["regressor"]
-    steps = (
-        isinstance(classifier, Pipeline)
-        and list(classifier.named_steps) == ["features", "forest"]
-        and isinstance(classifier.named_steps["features"], PuzzleFeatures)
-        and isinstance(classifier.named_steps["forest"], RandomForestClassifier)
-        and isinstance(regressor, Pipeline)
-        and list(regressor.named_steps) == ["forest"]
-        and isinstance(regressor.named_steps["forest"], RandomForestRegressor)
-    )
-    if not steps:
-        raise ModelError(f"{path}: not a rumdiff model (no features -> forest pipelines inside)")
-    forests = (classifier.named_steps["forest"], regressor.named_steps["forest"])
-    for forest in forests:
-        if not hasattr(forest, "estimators_"):
-            raise ModelError(f"{path}: not a fitted rumdiff model (a forest was never fitted)")
-    features = classifier.named_steps["features"]
-    _check_family(path, features, metadata)
-    names = [str(name) for name in features.get_feature_names_out()]
-    jokers = bool(metadata.get("jokers", False))
-    now = list(
-        feature_names(metadata["feature_set"], k=metadata["k"], m=metadata["m"], jokers=jokers)
-    )
-    shape = {key: metadata[key] for key in ("k", "m", "n")}
-    if (
-        names != metadata["feature_names"]
-        or now != names
-        or features_fingerprint(metadata["feature_set"], **shape, jokers=jokers)
-        != metadata.get("features_sha256")
-    ):
-        raise ModelError(
-            f"{path}: its features differ from those rumdiff.features computes now; "
-            "train the model again"
-        )
-    # Each tree reads exactly these features; the classifier's classes are the sidecar's.
-    check_forest(path, forests[0], len(names), [int(c) for c in metadata["classes"]])
-    check_forest(path, forests[1], len(names))
-
-
-def _check_family(path: Path, features, metadata: dict) -> None:
-    """Refuse a feature step that reads other puzzles than the sidecar says: another
-    feature set, m, jokers or not, or (for a model of one family) another k or n.
-
-    Raises
-    ------
-    ModelError
-    """
-    fields = {"feature_set": str, "jokers": bool, "m": int}
-    if metadata.get("scope") is None:  # across families, k and n are the puzzles'
-        fields.update(k=int, n=int)
-    read = {"feature_set": "feature_set", "jokers": "jokers", "m": "m", "k": "n_colours_",
-            "n": "n_values_"}  # fmt: skip
-    for field, kind in fields.items():
-        have = getattr(features, read[field], None)
-        want = bool(metadata.get("jokers", False)) if field == "jokers" else metadata[field]
-        if kind is int:  # numpy's whole numbers too, never a bool
-            same = isinstance(have, (int, np.integer)) and not isinstance(have, (bool, np.bool_))
-        else:
-            same = isinstance(have, (kind, np.bool_) if kind is bool else kind)
-        if not (same and have == want):
-            raise ModelError(
-                f"{path}: not a valid rumdiff model (its features read {field} = "
-                f"{repr(have)[:80]}, its sidecar says {want!r})"
-            )
-    if getattr(features, "k", None) is not None:
-        raise ModelError(f"{path}: not a valid rumdiff model (its features fix k)")
-
-
 def load_model(path, *, trust_pickle: bool = False) -> Model:
     """Load a model saved by :func:`save_model`, after checking it (see the module docstring).
 
@@ -410,6 +333,7 @@ def load_model(path, *, trust_pickle: bool = False) -> Model:
         With a one-line reason, when the file is missing or must not be used.
     """
     from rumdiff.learn.archive import file_kind, load_archive, load_pickle
+    from rumdiff.learn.content import check_content
 
     path = Path(path)
     if not path.is_file():
@@ -429,6 +353,6 @@ def load_model(path, *, trust_pickle: bool = False) -> Model:
         raise ModelError(f"{path}: a pickle, which can run code when loaded: {PICKLE_HINT}")
     else:  # empty, or neither: damaged, never a pickle to trust
         raise ModelError(f"{path}: not a model file (neither a skops archive nor a pickle)")
-    _check_content(path, content, metadata)
+    check_content(path, content, metadata)
     return Model(pipeline=content["classifier"], regressor=content["regressor"],
                  metadata=metadata, path=str(path))  # fmt: skip
