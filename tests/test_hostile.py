@@ -10,6 +10,7 @@ test_processes.py and test_dataset.py, the parser's in test_puzzle_file.py.
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 
@@ -284,3 +285,48 @@ def test_a_puzzle_over_the_search_budget_is_one_line(tmp_path, capsys, argv):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"rumdiff {argv[0]}: error: ")
     assert "the reference search needed more than" in err and "use a smaller n" in err
+
+
+def _many(tmp_path, count: int = 5_000):
+    """A file of ``count`` one-run puzzles: its scores with --show fill a pipe's buffer."""
+    file = tmp_path / "many.in"
+    file.write_text(f"{count}\n" + "3\n1b 2b 3b\n" * count)
+    return file
+
+
+@linux
+@pytest.mark.parametrize(
+    "line, code, err",
+    [
+        ("rumdiff solve {many} >&-", 1,
+         "rumdiff solve: error: cannot write to standard output: it is closed\n"),
+        ("rumdiff --version >&-", 1,
+         "rumdiff: error: cannot write to standard output: it is closed\n"),
+        ("rumdiff solve {many} -o {tmp}/s.txt -q <&-", 0, ""),
+        ("rumdiff solve {many} --show -q | head -c 10 > /dev/null", 141, ""),
+    ],
+)  # fmt: skip
+def test_a_closed_or_left_standard_stream_ends_quietly(tmp_path, line, code, err):
+    many = _many(tmp_path)
+    shell = f"{line.format(many=many, tmp=tmp_path)}; exit ${{PIPESTATUS[0]}}"
+    done, _ = _rumdiff_shell(f"bash -c {shlex.quote(shell)}", tmp_path)
+    assert (done.returncode, done.stderr) == (code, err)
+    if "-o" in line:
+        assert (tmp_path / "s.txt").read_text() == "6\n" * 5_000
+
+
+@linux
+def test_a_closed_standard_error_never_sends_messages_to_standard_output(tmp_path):
+    file = tmp_path / "bad.in"
+    file.write_text("1\n3\n1b 2b 9z\n")
+    done, _ = _rumdiff_shell(f"rumdiff solve {file} 2>&-", tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+
+
+@linux
+def test_a_reader_of_standard_error_that_leaves_does_not_stop_the_work(tmp_path):
+    many = _many(tmp_path)  # the progress bar writes again once the reader has left
+    shell = f"rumdiff solve {many} -o {tmp_path}/s.txt 2>&1 | head -c 5; exit ${{PIPESTATUS[0]}}"
+    done, _ = _rumdiff_shell(f"bash -c {shlex.quote(shell)}", tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("[")
+    assert (tmp_path / "s.txt").read_text() == "6\n" * 5_000
