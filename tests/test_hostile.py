@@ -330,3 +330,13 @@ def test_a_reader_of_standard_error_that_leaves_does_not_stop_the_work(tmp_path)
     done, _ = _rumdiff_shell(f"bash -c {shlex.quote(shell)}", tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("[")
     assert (tmp_path / "s.txt").read_text() == "6\n" * 5_000
+
+
+def test_stats_leave_an_infeasible_puzzles_score_empty(tmp_path):
+    file = tmp_path / "table.in"  # a table of two tiles cannot be placed: infeasible
+    file.write_text("2\n3\n1r | 5b 5g\n3\n1b 2b 3b\n")
+    stats = tmp_path / "stats.csv"
+    assert main(["solve", str(file), "--stats", str(stats), "-o", str(tmp_path / "s")]) == 0
+    rows = [line.split(",") for line in stats.read_text().splitlines()]
+    assert rows[1][4] == "" and rows[2][4] == "6" and "None" not in stats.read_text()
+    assert (tmp_path / "s").read_text() == "infeasible\n6\n"

@@ -250,6 +250,7 @@ def solve_piece(piece, m: int, options: tuple) -> list:
             solution.dp_segments, work.states, work.transitions, f"{work.seconds:.6f}",
             work.method,
         )  # fmt: skip
+        row = tuple("" if value is None else value for value in row)  # infeasible: no score
         if not solution.feasible:
             out.append((INFEASIBLE, "" if show else None, row, None))
             continue
