@@ -135,6 +135,8 @@ def test_refuses_foreign_sidecars(copy, sidecar, message):
         ({"feature_names": ["a", "b"]}, "features differ"),
         ({"feature_set": "thesis"}, "its features read feature_set = 'all', its sidecar says"),
         ({"features_sha256": "0" * 64}, "features differ"),
+        ({"most_jokers": 9, "table": False}, "most_jokers must be 0..4 and table true or"),
+        ({"most_jokers": 1}, "most_jokers must be 0..4 and table true or false"),
     ],
 )
 def test_refuses_incompatible_models(copy, changes, message):

@@ -124,40 +124,41 @@ class Model:
         return str(self.metadata["label_by"])
 
     def check_puzzles(self, puzzles) -> None:
-        """Refuse puzzles (a :class:`~rumdiff.puzzle.Puzzles`) of other k, m or n.
+        """Refuse puzzles (a :class:`~rumdiff.puzzle.Puzzles`) outside the model's scope:
+        of other k, m or n, or with more jokers, or a table, than it was trained on.
 
         Raises
         ------
         ModelError
         """
         have = (puzzles.k, puzzles.m, puzzles.n)
-        if self.scope is not None:
-            jokers = 0 if puzzles.jokers is None else int(np.max(puzzles.jokers, initial=0))
-            table = bool(puzzles.tabled.any())
-            if not self.covers(*have, jokers, table):
-                where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
-                many = f" with up to {jokers} jokers" if jokers else ""
-                many += " with a table" if table else ""
-                raise ModelError(
-                    f"{where}puzzles are G(k={have[0]}, m={have[1]}, n={have[2]}){many}, "
-                    f"outside the scope of the model{' ' + self.path if self.path else ''}: "
-                    f"{self.family_text}"
-                )
+        jokers = 0 if puzzles.jokers is None else int(np.max(puzzles.jokers, initial=0))
+        table = bool(puzzles.tabled.any())
+        if self.covers(*have, jokers, table):
             return
+        where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
+        model = f"the model{' ' + self.path if self.path else ''}"
+        family = "G(k={}, m={}, n={})".format(*have)
+        many = (f" with up to {jokers} jokers" if jokers else "") + (
+            " with a table" if table else ""
+        )
+        if self.scope is not None:
+            raise ModelError(f"{where}puzzles are {family}{many}, outside the scope of {model}: "
+                             f"{self.family_text}")  # fmt: skip
         if have != (self.k, self.m, self.n):
-            where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
+            raise ModelError(f"{where}puzzles are {family} but {model} was trained on "
+                             f"G(k={self.k}, m={self.m}, n={self.n})")  # fmt: skip
+        if not self.jokers:
             raise ModelError(
-                f"{where}puzzles are G(k={have[0]}, m={have[1]}, n={have[2]}) but the model"
-                f"{' ' + self.path if self.path else ''} was trained on "
-                f"G(k={self.k}, m={self.m}, n={self.n})"
+                f"{where}puzzles have jokers or a table, but {model} was trained without them; "
+                "use a model trained on such puzzles (rumdiff generate --jokers J or --mode turn)"
             )
-        if not self.jokers and not puzzles.plain:
-            where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
-            raise ModelError(
-                f"{where}puzzles have jokers or a table, but the model"
-                f"{' ' + self.path if self.path else ''} was trained without them; use a "
-                "model trained on such puzzles (rumdiff generate --jokers J or --mode turn)"
-            )
+        seen = self.metadata["most_jokers"], self.metadata["table"]
+        raise ModelError(
+            f"{where}puzzles are {family}{many}, but {model} was trained on at most {seen[0]} "
+            f"jokers{' with a table' if seen[1] else ' and no table'}; use a model trained on "
+            "such puzzles (rumdiff generate --jokers J or --mode turn)"
+        )
 
     def features(self, puzzles) -> np.ndarray:
         """The feature matrix of checked :class:`Puzzles`, as both forests take it."""
@@ -250,7 +251,7 @@ def _metadata(result) -> dict:
         "feature_set": data.feature_set,
         "feature_names": list(data.feature_names),
         "jokers": data.jokers,
-        **({"scope": data.scope} if data.scope is not None else {}),
+        **({"scope": data.scope} if data.scope is not None else _reach(data)),
         "features_sha256": features_fingerprint(
             data.feature_set, k=data.k, m=data.m, n=data.n, jokers=data.jokers
         ),
@@ -283,6 +284,18 @@ def _metadata(result) -> dict:
             },
             "effort": regression,
         },
+    }
+
+
+def _reach(data) -> dict:
+    """For a model of one family with jokers: the most jokers its puzzles have and whether
+    they have a table, as its dataset's parameters say (nothing when they do not)."""
+    parameters = data.metadata.get("parameters") or {}
+    if not data.jokers or "jokers" not in parameters:
+        return {}
+    return {
+        "most_jokers": int(parameters["jokers"] or 0),
+        "table": parameters.get("mode") == "turn",
     }
 
 
