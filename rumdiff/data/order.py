@@ -166,19 +166,8 @@ def order_bytes(count: int, candidates: int, *, k: int, m: int, n: int, mode: st
     return count * kept + candidates * key + planned_bytes(config.ORDER_BLOCK[1], k=k, n=n)
 
 
-def check_order(
-    count: int,
-    low: int,
-    high: int | None,
-    *,
-    k: int = config.K,
-    m: int = config.M,
-    n: int = config.N,
-    mode: str = config.GENERATE_MODE,
-    percentages=None,
-    max_candidates: int = config.ORDER_MAX_CANDIDATES,
-    max_memory_gb: float = config.MAX_MEMORY_GB,
-) -> int:
+def check_order(count: int, low: int, high: int | None, *, k: int, m: int, n: int, mode: str,
+                percentages, max_candidates: int, max_memory_gb: float) -> int:  # fmt: skip
     """Refuse, before any work, an order that cannot be met or could need more memory
     than ``max_memory_gb`` GiB (:func:`order_bytes`); :func:`make_to_order` calls it.
 
