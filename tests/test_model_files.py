@@ -196,6 +196,8 @@ def _set(forest: str, **values):
     [
         (_set("classifier", classes_=np.array([1, 5, 7, 9])), {},
          r"classes \[1, 5, 7, 9\], not some of the sidecar's \[1, 2, 3, 4\]"),
+        (_set("classifier", classes_=np.array([], dtype=int), n_classes_=0), {},
+         r"classes \[\], not some of the sidecar's"),
         (_set("classifier", estimators_=[]), {}, "a forest without trees"),
         (_set("regressor", estimators_=[]), {}, "a forest without trees"),
         (_set("classifier", n_features_in_=99), {}, "n_features_in_ is 99, not"),

@@ -233,6 +233,7 @@ def check_forest(path: Path, forest, n_features: int, classes=None) -> None:
         own = np.asarray(getattr(forest, "classes_", None))
         if (
             own.ndim != 1
+            or own.size == 0
             or own.dtype.kind not in "iu"
             or not set(own.tolist()) <= set(classes)
             or np.any(np.diff(own) <= 0)
