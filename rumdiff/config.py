@@ -88,6 +88,13 @@ ORDER_MAX_CANDIDATES = 20_000
 ORDER_BLOCK = (32, 2048)
 #: Candidates a worker task searches.
 ORDER_TASK = 8
+#: Memory an order plans for, beyond a block of candidates (rumdiff.data.order.order_bytes):
+#: per accepted puzzle, bytes per cell and copy beside ROW_BYTES (its puzzle, solution and
+#: their text took 2,100-546,000 bytes, 2-55 a cell and copy, on G(3, 1, 13) to G(6, 3,
+#: 1000), turns included); per candidate drawn, bytes beside its key (n * k / 4 bytes, a
+#: turn's 2 * n * k) to keep it in a set (138). python experiments/order_memory.py
+ORDER_TILE_BYTES = 50
+ORDER_KEY_BYTES = 200
 #: Seconds of search in the main process before worker processes start: spawning two
 #: takes about 3 s, more than ten hard G(4, 2, 100) puzzles need (experiments/bench_order.py).
 ORDER_SPAWN_SECONDS = 2.0
@@ -177,8 +184,19 @@ MODEL_TRUSTED_TYPES = (
 )
 #: Largest model sidecar read, in bytes (a real one is a few kB).
 MODEL_SIDECAR_BYTES = 1 << 20
+#: Most worker processes (or a forest's threads) a command or model may ask for; -N
+#: means all cores but N - 1.
+MAX_JOBS = 1024
 #: Largest size the default model may have on disk, in bytes.
 MODEL_MAX_BYTES = 10 * 2**20
+#: Most bytes a model file may unpack to (the sizes its zip headers declare, summed; the
+#: file itself may be no larger), refused before anything is unpacked: 13 times what the
+#: shipped models unpack to (39 and 42 MB). Zeros deflate a thousandfold, so without a cap
+#: a file of 1 MB could unpack to a gigabyte.
+MODEL_MAX_UNPACKED_BYTES = 2**29
+#: Largest central directory (the list of members) a model file's archive may have: the
+#: shipped models' is under 60 kB, and zipfile holds it whole in memory.
+MODEL_MAX_DIRECTORY_BYTES = 1 << 22
 #: Default model, relative to the repository root (the folder that holds ``rumdiff/``):
 #: trained across families on the mix of models/default-mix.txt.
 DEFAULT_MODEL = "models/default.skops"

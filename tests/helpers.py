@@ -1,5 +1,9 @@
-"""Helpers shared by the tests: paths to examples, seeded random puzzles."""
+"""Helpers shared by the tests: paths to examples, seeded random puzzles, a command run
+under a memory cap."""
 
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -81,3 +85,37 @@ def train_model(dataset, folder, *, feature_set="all"):
     )  # fmt: skip
     result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
     return save_model(build_model(result), folder / "model.skops")
+
+
+#: Address space a command under test may reserve (numba and numpy reserve far more than
+#: they touch), and the resident peak it must stay under.
+ADDRESS_SPACE_MB = 1_200
+PEAK_MB = 500
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS")
+
+
+def run_capped(argv: list[str], *, python: bool = False) -> tuple[int, int, str]:
+    """Run ``rumdiff ARGV`` (``python ARGV`` if ``python``) under the address-space cap:
+    exit code, peak MB, stderr."""
+    wrapper = textwrap.dedent(
+        f"""
+        import resource, subprocess, sys
+        limit = {ADDRESS_SPACE_MB} * 2**20
+        cap = lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        command = sys.argv[2:] if sys.argv[1] == "python" else ["-m", "rumdiff", *sys.argv[2:]]
+        done = subprocess.run([sys.executable, *command],
+                              preexec_fn=cap, capture_output=True, text=True)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+        print(done.returncode, peak)
+        sys.stderr.write(done.stderr)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, "python" if python else "rumdiff", *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    code, peak = map(int, done.stdout.split())
+    return code, peak, done.stderr

@@ -32,7 +32,7 @@ def test_writes_puzzles_solutions_and_sidecar(tmp_path, capsys):
     side = json.loads((tmp_path / "order.in.json").read_text())
     counts = side["counts"]
     assert counts["accepted"] == 3 and side["efforts"] == _efforts(out)
-    assert counts["acceptance_rate"] == 3 / counts["candidates_drawn"]
+    assert counts["acceptance_rate"] == 3 / counts["candidates_needed"]
     searched, drawn = counts["candidates_searched"], counts["candidates_drawn"]
     assert searched < drawn if side["filter"]["used"] else searched == drawn
     # The default model spans G(4, 2, 13), so it filters, unless it cannot be used here

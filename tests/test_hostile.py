@@ -10,46 +10,14 @@ test_processes.py and test_dataset.py, the parser's in test_puzzle_file.py.
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
-import textwrap
 
 import pytest
+from helpers import PEAK_MB, linux, run_capped
 
 from rumdiff.cli import main
-
-#: Address space a streamed command may reserve (numba and numpy reserve far more than
-#: they touch), and the resident peak it must stay under.
-ADDRESS_SPACE_MB = 1_200
-PEAK_MB = 500
-
-linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS")
-
-
-def _run_capped(argv: list[str], *, python: bool = False) -> tuple[int, int, str]:
-    """Run ``rumdiff ARGV`` (``python ARGV`` if ``python``) under the address-space cap:
-    exit code, peak MB, stderr."""
-    wrapper = textwrap.dedent(
-        f"""
-        import resource, subprocess, sys
-        limit = {ADDRESS_SPACE_MB} * 2**20
-        cap = lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        command = sys.argv[2:] if sys.argv[1] == "python" else ["-m", "rumdiff", *sys.argv[2:]]
-        done = subprocess.run([sys.executable, *command],
-                              preexec_fn=cap, capture_output=True, text=True)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
-        print(done.returncode, peak)
-        sys.stderr.write(done.stderr)
-        """
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", wrapper, "python" if python else "rumdiff", *argv],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    code, peak = map(int, done.stdout.split())
-    return code, peak, done.stderr
 
 
 def _empty_puzzles_and_one_tile(path, count: int, tile: str) -> None:
@@ -62,7 +30,7 @@ def test_solve_memory_follows_the_puzzle_not_the_file(tmp_path):
     file = tmp_path / "attack.in"  # 10,001 puzzles of n = 10,000, k = 6: 1.2 GB held whole
     _empty_puzzles_and_one_tile(file, 10_000, "10000p")
     out = tmp_path / "scores.txt"
-    code, peak, err = _run_capped(["solve", str(file), "-o", str(out)])
+    code, peak, err = run_capped(["solve", str(file), "-o", str(out)])
     assert code == 0, err
     assert peak < PEAK_MB
     assert out.read_text().split() == ["0"] * 10_001
@@ -73,7 +41,7 @@ def test_features_memory_follows_a_block_not_the_file(tmp_path):
     file = tmp_path / "attack.in"  # 2,001 puzzles at -n 10000 -k 6: over 1 GB held whole
     _empty_puzzles_and_one_tile(file, 2_000, "10000p")
     out = tmp_path / "features.csv"
-    code, peak, err = _run_capped(
+    code, peak, err = run_capped(
         ["features", str(file), "-k", "6", "-n", "10000", "-o", str(out), "--features", "thesis"]
     )
     assert code == 0, err
@@ -138,7 +106,7 @@ def test_the_cap_catches_a_reader_that_holds_the_whole_file(tmp_path):
     file = tmp_path / "attack.in"
     _empty_puzzles_and_one_tile(file, 10_000, "10000p")
     whole = "import sys; from rumdiff.puzzle import read_puzzles; read_puzzles(sys.argv[1])"
-    code, _, err = _run_capped(["-c", whole, str(file)], python=True)
+    code, _, err = run_capped(["-c", whole, str(file)], python=True)
     assert code != 0 and "MemoryError" in err
 
 
@@ -260,7 +228,7 @@ def test_puzzles_only_stays_within_max_memory(tmp_path):
     out = tmp_path / "p.in"
     argv = ["generate", str(out), "--puzzles-only", "-k", "6", "-m", "3", "-n", "10000",
             "--count", "250", "--max-memory", "0.5", "-q"]  # fmt: skip
-    code, peak, err = _run_capped(argv)
+    code, peak, err = run_capped(argv)
     assert code == 0, err
     assert peak < PEAK_MB
     with open(out) as stream:
@@ -275,7 +243,7 @@ def test_train_reads_the_header_of_a_million_columns_first(tmp_path):
         stream.write(",".join(f"c{i}" for i in range(1_000_000)) + "\n")
         for _ in range(3):
             stream.write(",".join(["0"] * 1_000_000) + "\n")
-    code, peak, err = _run_capped(["train", str(wide), "-o", str(tmp_path / "out")])
+    code, peak, err = run_capped(["train", str(wide), "-o", str(tmp_path / "out")])
     assert code == 1
     assert err == (
         f"rumdiff train: error: {wide}: header line longer than 1,048,576 bytes; "
@@ -317,3 +285,58 @@ def test_a_puzzle_over_the_search_budget_is_one_line(tmp_path, capsys, argv):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"rumdiff {argv[0]}: error: ")
     assert "the reference search needed more than" in err and "use a smaller n" in err
+
+
+def _many(tmp_path, count: int = 5_000):
+    """A file of ``count`` one-run puzzles: its scores with --show fill a pipe's buffer."""
+    file = tmp_path / "many.in"
+    file.write_text(f"{count}\n" + "3\n1b 2b 3b\n" * count)
+    return file
+
+
+@linux
+@pytest.mark.parametrize(
+    "line, code, err",
+    [
+        ("rumdiff solve {many} >&-", 1,
+         "rumdiff solve: error: cannot write to standard output: it is closed\n"),
+        ("rumdiff --version >&-", 1,
+         "rumdiff: error: cannot write to standard output: it is closed\n"),
+        ("rumdiff solve {many} -o {tmp}/s.txt -q <&-", 0, ""),
+        ("rumdiff solve {many} --show -q | head -c 10 > /dev/null", 141, ""),
+    ],
+)  # fmt: skip
+def test_a_closed_or_left_standard_stream_ends_quietly(tmp_path, line, code, err):
+    many = _many(tmp_path)
+    shell = f"{line.format(many=many, tmp=tmp_path)}; exit ${{PIPESTATUS[0]}}"
+    done, _ = _rumdiff_shell(f"bash -c {shlex.quote(shell)}", tmp_path)
+    assert (done.returncode, done.stderr) == (code, err)
+    if "-o" in line:
+        assert (tmp_path / "s.txt").read_text() == "6\n" * 5_000
+
+
+@linux
+def test_a_closed_standard_error_never_sends_messages_to_standard_output(tmp_path):
+    file = tmp_path / "bad.in"
+    file.write_text("1\n3\n1b 2b 9z\n")
+    done, _ = _rumdiff_shell(f"rumdiff solve {file} 2>&-", tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+
+
+@linux
+def test_a_reader_of_standard_error_that_leaves_does_not_stop_the_work(tmp_path):
+    many = _many(tmp_path)  # the progress bar writes again once the reader has left
+    shell = f"rumdiff solve {many} -o {tmp_path}/s.txt 2>&1 | head -c 5; exit ${{PIPESTATUS[0]}}"
+    done, _ = _rumdiff_shell(f"bash -c {shlex.quote(shell)}", tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("[")
+    assert (tmp_path / "s.txt").read_text() == "6\n" * 5_000
+
+
+def test_stats_leave_an_infeasible_puzzles_score_empty(tmp_path):
+    file = tmp_path / "table.in"  # a table of two tiles cannot be placed: infeasible
+    file.write_text("2\n3\n1r | 5b 5g\n3\n1b 2b 3b\n")
+    stats = tmp_path / "stats.csv"
+    assert main(["solve", str(file), "--stats", str(stats), "-o", str(tmp_path / "s")]) == 0
+    rows = [line.split(",") for line in stats.read_text().splitlines()]
+    assert rows[1][4] == "" and rows[2][4] == "6" and "None" not in stats.read_text()
+    assert (tmp_path / "s").read_text() == "infeasible\n6\n"

@@ -153,3 +153,52 @@ def test_save_model_with_an_immutable_sidecar_keeps_the_old_pair(trained, tmp_pa
     with _old_pair_frozen(target, sidecar), pytest.raises(OSError) as caught:
         save_model(trained[0], target)
     assert caught.value.filename == str(sidecar)
+
+
+def _model_pair(trained, folder: Path, name: str) -> dict:
+    """A copy of the trained model and its sidecar as ``folder/name``; their bytes."""
+    model, _ = trained
+    folder.mkdir(parents=True, exist_ok=True)
+    pair = {folder / name: Path(model.path), folder / f"{name}.json": Path(f"{model.path}.json")}
+    for copy, source in pair.items():
+        copy.write_bytes(source.read_bytes())
+    return {copy: copy.read_bytes() for copy in pair}
+
+
+def test_made_to_order_never_writes_over_its_models_sidecar(trained, tmp_path, capsys):
+    before = _model_pair(trained, tmp_path, "m.skops")
+    argv = ["generate", str(tmp_path / "m.skops.json"), "--difficulty", "easy", "--count", "1",
+            "--model", str(tmp_path / "m.skops"), "-n", "20", "--jobs", "1", "-q"]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"is the input {tmp_path / 'm.skops.json'}" in err
+    assert {path: path.read_bytes() for path in before} == before
+    assert sorted(os.listdir(tmp_path)) == ["m.skops", "m.skops.json"]
+
+
+@pytest.mark.parametrize(
+    "out, options",
+    [
+        ("default.skops", []),
+        ("default.skops.json", ["--no-filter"]),
+        ("thesis.skops.json", []),
+        ("default.skops", ["--model", "thesis"]),
+    ],
+)
+def test_made_to_order_never_writes_over_a_shipped_model(
+    trained, tmp_path, monkeypatch, out, options, capsys
+):
+    import rumdiff.learn.prediction
+
+    # The shipped models, as copies in a repository of the test's own.
+    monkeypatch.setattr(rumdiff.learn.prediction, "_ROOT", tmp_path)
+    models = tmp_path / "models"
+    before = {**_model_pair(trained, models, "default.skops"),
+              **_model_pair(trained, models, "thesis.skops")}  # fmt: skip
+    argv = ["generate", str(models / out), "--effort", "0:", "--count", "1", *options,
+            "-n", "20", "--jobs", "1", "-q"]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is the input" in err
+    assert {path: path.read_bytes() for path in before} == before
+    assert len(os.listdir(models)) == 4

@@ -133,8 +133,10 @@ def test_refuses_foreign_sidecars(copy, sidecar, message):
         ({"sklearn_version": "0.24.2"}, "saved with scikit-learn 0.24.2, incompatible"),
         ({"sklearn_version": None}, "saved with scikit-learn None, incompatible"),
         ({"feature_names": ["a", "b"]}, "features differ"),
-        ({"feature_set": "thesis"}, "features differ"),
+        ({"feature_set": "thesis"}, "its features read feature_set = 'all', its sidecar says"),
         ({"features_sha256": "0" * 64}, "features differ"),
+        ({"most_jokers": 9, "table": False}, "most_jokers must be 0..4 and table true or"),
+        ({"most_jokers": 1}, "most_jokers must be 0..4 and table true or false"),
     ],
 )
 def test_refuses_incompatible_models(copy, changes, message):
@@ -168,7 +170,7 @@ def test_refuses_an_archive_that_is_not_a_rumdiff_pipeline(copy):
         load_model(copy)
     copy.write_bytes(b"PK\x03\x04 garbage that is no archive")
     _edit_sidecar(copy, model_sha256=__import__("rumdiff").learn.model.file_sha256(copy))
-    with pytest.raises(ModelError, match="not a skops model file"):
+    with pytest.raises(ModelError, match="a damaged skops model file .*; save or fetch it"):
         load_model(copy)
 
 

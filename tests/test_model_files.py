@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import warnings
 from pathlib import Path
 
 import joblib
 import numpy as np
 import pytest
+from helpers import PEAK_MB, linux, run_capped
 
 from rumdiff.cli import main
 from rumdiff.learn import load_model
@@ -161,3 +163,217 @@ def test_a_sidecar_nested_200000_deep_is_one_error(trained, tmp_path, capsys):
     assert main(["predict", str(puzzles), "--model", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "nested too deeply" in err
+
+
+def _crafted(trained, tmp_path, change, **sidecar):
+    """A model file whose forests ``change(classifier, regressor)`` edited (on copies),
+    with a sidecar that vouches for it."""
+    import copy
+
+    from rumdiff.learn.archive import dump_archive
+
+    model, _ = trained
+    path = _pair(trained, tmp_path)
+    classifier, regressor = copy.deepcopy(model.pipeline), copy.deepcopy(model.regressor)
+    change(classifier.named_steps["forest"], regressor.named_steps["forest"])
+    dump_archive({"classifier": classifier, "regressor": regressor}, path)
+    _forge(path, **sidecar)
+    return path
+
+
+def _set(forest: str, **values):
+    """A change that sets attributes of one forest."""
+
+    def change(classifier, regressor):
+        for name, value in values.items():
+            setattr(classifier if forest == "classifier" else regressor, name, value)
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "change, sidecar, problem",
+    [
+        (_set("classifier", classes_=np.array([1, 5, 7, 9])), {},
+         r"classes \[1, 5, 7, 9\], not some of the sidecar's \[1, 2, 3, 4\]"),
+        (_set("classifier", classes_=np.array([], dtype=int), n_classes_=0), {},
+         r"classes \[\], not some of the sidecar's"),
+        (_set("classifier", estimators_=[]), {}, "a forest without trees"),
+        (_set("regressor", estimators_=[]), {}, "a forest without trees"),
+        (_set("classifier", n_features_in_=99), {}, "n_features_in_ is 99, not"),
+        (_set("regressor", n_features_in_=99), {}, "n_features_in_ is 99, not"),
+        (_set("classifier", n_estimators=10**6, n_jobs=10**6), {}, "says it has 1000000"),
+        (_set("classifier"), {"n": 13}, "its features read n = 20, its sidecar says 13"),
+        (_set("classifier"), {"m": 3}, "its features read m = 2, its sidecar says 3"),
+        (_set("classifier"), {"jokers": True}, "its features read jokers = False"),
+    ],
+)  # fmt: skip
+def test_a_crafted_model_is_refused_at_load_in_one_line(
+    trained, tmp_path, capsys, change, sidecar, problem
+):
+    path = _crafted(trained, tmp_path, change, **sidecar)
+    with pytest.raises(ModelError, match=problem):
+        load_model(path)
+    puzzles = tmp_path / "p.in"
+    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    assert main(["predict", str(puzzles), "--model", str(path), "-k", "4", "-n", "20"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"rumdiff predict: error: {path}: ")
+
+
+def test_a_trees_own_class_count_must_be_the_forests(trained, tmp_path):
+    def change(classifier, regressor):
+        classifier.estimators_[3].n_classes_ = 2
+
+    with pytest.raises(ModelError, match="tree 3: its n_classes_ is 2, not 4"):
+        load_model(_crafted(trained, tmp_path, change))
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "not a model file (neither a skops archive nor a pickle)"),
+        (b"\x00\x01 junk", "not a model file (neither a skops archive nor a pickle)"),
+        ("truncated", "a damaged skops model file"),
+    ],
+)
+@pytest.mark.parametrize("command", ["predict", "generate"])
+def test_a_damaged_model_file_is_never_answered_with_trust_pickle(
+    trained, tmp_path, capsys, content, message, command
+):
+    path = _pair(trained, tmp_path)
+    if content == "truncated":
+        content = path.read_bytes()[: path.stat().st_size // 2]
+    path.write_bytes(content)
+    _forge(path)
+    with pytest.raises(ModelError, match=re.escape(message)):
+        load_model(path)
+    puzzles = tmp_path / "p.in"
+    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    argv = {
+        "predict": ["predict", str(puzzles)],
+        "generate": ["generate", str(tmp_path / "o.in"), "--difficulty", "easy", "-n", "20"],
+    }[command]
+    assert main([*argv, "--model", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "--trust-pickle" not in err
+
+
+def test_generate_names_the_command_that_trusts_a_pickle(trained, tmp_path, capsys):
+    path = _pair(trained, tmp_path)
+    joblib.dump({"classifier": None, "regressor": None}, path)
+    _forge(path)
+    argv = ["generate", str(tmp_path / "o.in"), "--difficulty", "easy", "--model", str(path)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rumdiff predict --trust-pickle" in err
+
+
+def test_the_pickle_warning_comes_even_when_the_pickle_is_then_refused(trained, tmp_path, capsys):
+    path = _pair(trained, tmp_path, "legacy.joblib")
+    joblib.dump({"classifier": "not a pipeline", "regressor": None}, path)
+    _forge(path, format_version=2)
+    puzzles = tmp_path / "p.in"
+    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    assert main(["predict", str(puzzles), "--model", str(path), "--trust-pickle"]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("rumdiff predict: warning: ") and "loading a pickle" in lines[0]
+    assert lines[1].startswith("rumdiff predict: error: ") and "not a rumdiff model" in lines[1]
+
+
+def _bomb(trained, tmp_path, unpacked: int, *, lie: bool = False):
+    """The trained model with its largest array replaced by an array of zeros that
+    unpacks to ``unpacked`` bytes; with ``lie``, the zip's list of members declares
+    the old array's size for it. Its sidecar vouches for it."""
+    import zipfile
+
+    model, _ = trained
+    path = tmp_path / "bomb.skops"
+    with zipfile.ZipFile(model.path) as source:
+        members = source.infolist()
+        big = max(members, key=lambda info: (info.filename.endswith(".npy"), info.file_size))
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as target:
+            for info in members:
+                if info is not big:
+                    target.writestr(info, source.read(info))
+            header = b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fortran_order': False, "
+            header += f"'shape': ({(unpacked - 128) // 8},), }}".encode()
+            header = header.ljust(127) + b"\n"
+            with target.open(big.filename, "w") as member:
+                member.write(header)
+                block = bytes(1 << 24)
+                left = unpacked - len(header)
+                while left > 0:
+                    member.write(block[: min(left, len(block))])
+                    left -= len(block)
+    if lie:
+        _declare(path, big.filename, big.file_size)
+    sidecar_path(path).write_text(sidecar_path(model.path).read_text())
+    _forge(path)
+    return path
+
+
+@linux
+@pytest.mark.parametrize(
+    "lie, problem",
+    [
+        (False, r"refused, it would unpack to 63\d,\d{3},\d{3} bytes, over the 536,870,912 "),
+        (True, r"a damaged skops model file \(BadZipFile: Bad CRC-32 for file '\d+\.npy'\)"),
+    ],
+)
+def test_a_member_that_unpacks_to_gigabytes_is_refused_unpacked(trained, tmp_path, lie, problem):
+    # 600 MiB of zeros in a file of 3 MB; with lie, its header says it holds a few kB.
+    path = _bomb(trained, tmp_path, 600 * 2**20, lie=lie)
+    assert path.stat().st_size < 5 * 2**20
+    puzzles = tmp_path / "p.in"
+    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    code, peak, err = run_capped(["predict", str(puzzles), "--model", str(path), "-n", "20"])
+    assert code == 1 and err.count("\n") == 1, err
+    assert re.match(f"rumdiff predict: error: {re.escape(str(path))}: {problem}", err)
+    assert peak < PEAK_MB
+
+
+def test_a_list_of_members_over_its_cap_is_refused_before_zipfile_reads_it(
+    trained, tmp_path, monkeypatch
+):
+    from rumdiff import config
+
+    path = _pair(trained, tmp_path)
+    _forge(path)
+    monkeypatch.setattr(config, "MODEL_MAX_DIRECTORY_BYTES", 1000)
+    with pytest.raises(ModelError, match="its list of members takes .* over the 1,000"):
+        load_model(path)
+
+
+def _declare(path, name: str, size: int) -> None:
+    """Make a zip's list of members declare ``size`` unpacked bytes for member ``name``."""
+    import struct
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        at = archive.start_dir  # where the list of members begins
+    data = bytearray(path.read_bytes())
+    while True:  # entries: 46 bytes, then name, extra field and comment
+        named, extra, comment = struct.unpack("<3H", data[at + 28 : at + 34])
+        if data[at + 46 : at + 46 + named] == name.encode():
+            data[at + 24 : at + 28] = struct.pack("<L", size)
+            break
+        at += 46 + named + extra + comment
+    path.write_bytes(bytes(data))
+
+
+def test_train_refuses_to_save_a_model_it_could_not_load(
+    dataset, tmp_path, tiny_grid, monkeypatch, capsys
+):
+    from rumdiff import config
+
+    monkeypatch.setattr(config, "MODEL_MAX_UNPACKED_BYTES", 100_000)
+    out, model = tmp_path / "run", tmp_path / "m.skops"
+    argv = ["train", str(dataset), "-o", str(out), "--model", str(model), "--folds", "3",
+            "--jobs", "1", "-q"]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"{model}: not saved: it would unpack to " in err and "over the 100,000" in err
+    assert not model.exists() and not (out.exists() and os.listdir(out))

@@ -254,3 +254,42 @@ def test_help_does_not_import_matplotlib():
     code += "print('matplotlib' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "False", result.stderr
+
+
+@pytest.mark.parametrize(
+    "picked, advice",
+    [
+        (["--puzzles", "2"], "see its arrangement with rumdiff solve --show instead\n"),
+        ([], "see its arrangement with rumdiff solve --show instead, or draw others with "
+             "--puzzles\n"),
+    ],
+)  # fmt: skip
+def test_one_puzzle_too_tall_is_not_told_to_draw_fewer(
+    puzzle_file, tmp_path, monkeypatch, capsys, picked, advice
+):
+    monkeypatch.setattr(config, "SHOW_MAX_INCHES", 1)
+    out = tmp_path / "o.png"
+    assert main(["show", str(puzzle_file), *picked, "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "draw fewer" not in err and err.endswith(advice)
+    assert not out.exists()
+
+
+def test_five_digit_values_stay_on_their_cards():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    # A run up to n = 10,000 and a joker that stands for a 10000: the longest texts.
+    tiles = [(9996, 5), (9997, 5), (9998, 5), (10_000, 0), (10_000, 1)]
+    puzzle = Puzzle.from_tiles(tiles, k=6, m=2, n=10_000, jokers=1)
+    arrangement = solve(puzzle).arrangement
+    assert "J=10000" in str(arrangement)
+    figure = draw_puzzles([puzzle], [arrangement])
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    cards = [card.get_window_extent(renderer) for card in _labelled(figure, "card:rack")]
+    texts = [*_labelled(figure, "value"), *_labelled(figure, "stands")]
+    assert {"9998", "10000"} <= {t.get_text() for t in texts}
+    assert any(t.get_text().startswith("=10000") for t in texts)
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        card = min(cards, key=lambda c: abs((c.x0 + c.x1) / 2 - (box.x0 + box.x1) / 2))
+        assert card.x0 <= box.x0 and box.x1 <= card.x1, text.get_text()

@@ -60,3 +60,60 @@ def test_the_joker_model_takes_puzzles_without_jokers_too(joker_model, tmp_path,
     plain.write_text("1\n4\n1b 1g 1r 2b\n")
     assert main(["predict", str(plain), "--model", model.path, "--format", "csv"]) == 0
     assert capsys.readouterr().out.count("\n") == 2
+
+
+@pytest.fixture(scope="module")
+def rack_joker_model(tmp_path_factory):
+    """A tiny model of G(4, 2, 13) puzzles with one rack joker each, and no table."""
+    from rumdiff.data import DatasetSpec, build_dataset
+    from rumdiff.data.labels import tercile_thresholds
+    from rumdiff.learn import build_model, save_model, train, training_data
+
+    folder = tmp_path_factory.mktemp("rack-jokers")
+    path = folder / "rack.parquet"
+    build_dataset(path, DatasetSpec(count=150, n=13, mode="simplex", jokers=1, seed=5), jobs=1)
+    frame, metadata = read(path)
+    thresholds = tercile_thresholds(frame["search_transitions"])
+    data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)
+    result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
+    return save_model(build_model(result), folder / "model.skops")
+
+
+@pytest.mark.parametrize(
+    "puzzle, problem",
+    [
+        ("1b 2b 3b J J", "with up to 2 jokers, but the model .* was trained on at most 1 "
+                         "jokers and no table"),
+        ("1b 2b | 3b J", "with up to 1 jokers with a table, but the model .* at most 1 jokers "
+                         "and no table"),
+    ],
+)  # fmt: skip
+def test_a_one_family_joker_model_refuses_jokers_and_tables_it_never_saw(
+    rack_joker_model, tmp_path, capsys, puzzle, problem
+):
+    import re
+
+    from rumdiff.learn import load_model
+
+    model = load_model(rack_joker_model.path)
+    assert (model.metadata["most_jokers"], model.metadata["table"]) == (1, False)
+    seen, unseen = tmp_path / "seen.in", tmp_path / "unseen.in"
+    seen.write_text("# G(4, 2, 13)\n1\n4\n1b 2b 3b J\n")  # what it was trained on
+    assert main(["predict", str(seen), "--model", model.path]) == 0
+    count = len(puzzle.replace("|", "").split())
+    unseen.write_text(f"# G(4, 2, 13)\n1\n{count}\n{puzzle}\n")
+    capsys.readouterr()
+    assert main(["predict", str(unseen), "--model", model.path]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and re.search(problem, err), err
+
+
+def test_a_turn_model_refuses_more_jokers_than_its_game_had(joker_model, tmp_path, capsys):
+    model, _ = joker_model
+    assert (model.metadata["most_jokers"], model.metadata["table"]) == (2, True)
+    file = tmp_path / "p.in"
+    file.write_text("# G(4, 2, 13)\n1\n7\n1b 2b | 3b J J J J\n")
+    assert main(["predict", str(file), "--model", model.path]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "with up to 4 jokers with a table" in err
+    assert "trained on at most 2 jokers with a table" in err

@@ -114,6 +114,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the command line; return the exit code."""
+    from rumdiff.cli import streams
+
+    before = streams.guard()
+    try:
+        return _main(argv)
+    except UserError as error:  # standard output is closed: --help, --version
+        print(f"rumdiff: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:  # the reader left (| head): what it did not read is lost
+        streams.silence(sys.stdout)
+        return 128 + signal.SIGPIPE
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = before
+
+
+def _main(argv) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -143,11 +159,6 @@ def main(argv=None) -> int:
         word = "terminated" if terminated else "interrupted"
         print(f"rumdiff {args.command}: {word}", file=sys.stderr)
         return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
-    except BrokenPipeError:  # the reader left (| head): not an error
-        from rumdiff.cli.options import silence_stdout
-
-        silence_stdout()
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -135,7 +135,8 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
         help=f"random seed (default: {config.SEED})",
     )
     parser.add_argument(
-        "--jobs", type=integer(-1024, 1024, zero=False), default=config.DATASET_JOBS,
+        "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False),
+        default=config.DATASET_JOBS,
         help=f"worker processes; {jobs_help} (default: {config.DATASET_JOBS})",
     )  # fmt: skip
     parser.add_argument(
@@ -195,6 +196,10 @@ def output_stream(path: str | None):
         except OSError as error:
             raise write_error(error, path) from None
         return
+    from rumdiff.cli.streams import CLOSED, ClosedOutput, silence
+
+    if isinstance(sys.stdout, ClosedOutput):  # before any work, not after it
+        raise UserError(CLOSED)
     with tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n") as spool:
         try:
             yield spool
@@ -211,7 +216,7 @@ def output_stream(path: str | None):
         except BrokenPipeError:
             raise
         except OSError as error:
-            silence_stdout()
+            silence(sys.stdout)
             raise UserError(f"cannot write to standard output: {error.strerror or error}") from None
 
 
@@ -229,17 +234,6 @@ def budget_error(error, *, labels: bool) -> UserError:
     if labels:
         advice += "; or label by the fast solver (--label-by solver), which falls back to the ILP"
     return UserError(f"{error}; {advice}")
-
-
-def silence_stdout() -> None:
-    """Point standard output at /dev/null, so that the interpreter's last flush of text a
-    closed pipe or a full disk refused cannot fail again with a traceback."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):  # no real stdout (a test's capture): nothing to flush
-        pass
 
 
 def check_memory(count: int, k: int, n: int, max_memory_gb: float) -> None:

@@ -14,7 +14,7 @@ import time
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import budget_error, check_memory, check_outputs, integer, write_error
+from rumdiff.cli.options import budget_error, check_outputs, integer, write_error
 
 #: Puzzles made to order when --count is not given.
 ORDER_COUNT = 10
@@ -142,6 +142,18 @@ def _screen(args, low: int, high: int | None):
     return screen, {"used": True, **screen.describe()}
 
 
+def _models(name) -> list:
+    """Every model file an order may read, and their sidecars: the one ``--model`` names
+    (the default without it) and the shipped ones, none of which an output may replace."""
+    from rumdiff.learn.prediction import model_path
+    from rumdiff.learn.sidecar import sidecar_path
+
+    paths = dict.fromkeys(
+        [model_path(name), model_path(None), *map(model_path, config.NAMED_MODELS)]
+    )
+    return [file for path in paths for file in (path, sidecar_path(path))]
+
+
 def _solutions_text(result) -> str:
     """Each puzzle's score and optimal arrangement, as ``rumdiff solve --show`` prints them."""
     lines = []
@@ -183,6 +195,7 @@ def _sidecar(args, command, result, filtered: dict, seconds: float) -> dict:
         "filter": filtered,
         "counts": {
             "candidates_drawn": result.drawn,
+            "candidates_needed": result.needed,
             "candidates_searched": result.searched,
             "candidates_skipped": result.drawn - result.searched,
             "accepted": accepted,
@@ -208,7 +221,7 @@ def run(args, command) -> int:
     """Write COUNT puzzles made to order to OUT, OUT.solutions and OUT.json, together."""
     from rumdiff.atomic import atomic_files, write_json
     from rumdiff.data.io import metadata_path
-    from rumdiff.data.order import OrderError, effort_range, make_to_order
+    from rumdiff.data.order import OrderError, check_order, effort_range, make_to_order
     from rumdiff.puzzle import format_puzzles
     from rumdiff.solve import SolverBudgetError
 
@@ -218,21 +231,23 @@ def run(args, command) -> int:
     _check(args)
     low, high = effort_range(args.difficulty) if args.difficulty else args.effort
     outputs = [args.out, solutions_path(args.out), str(metadata_path(args.out))]
-    from rumdiff.learn.prediction import model_path
-
-    check_outputs([model_path(args.model) if args.model else None], outputs)
-    check_memory(min(args.max_candidates, config.ORDER_BLOCK[1]), args.k, args.n,
-                 args.max_memory)  # fmt: skip
+    check_outputs(_models(args.model), outputs)
+    shape = dict(k=args.k, m=args.m, n=args.n, mode=args.mode, percentages=args.percentages,
+                 max_candidates=args.max_candidates, max_memory_gb=args.max_memory)  # fmt: skip
+    try:  # an order that cannot be met, or not within --max-memory, before any work
+        check_order(args.count, low, high, **shape)
+    except ValueError as error:
+        raise UserError(str(error)) from None
     screen, filtered = _screen(args, low, high)
     try:
         result = make_to_order(
-            args.count, low, high, k=args.k, m=args.m, n=args.n, mode=args.mode,
-            seed=args.seed, percentages=args.percentages, regime_weights=args.regime_weights,
-            jokers=args.jokers, max_candidates=args.max_candidates, screen=screen,
-            jobs=args.jobs,
+            args.count, low, high, **shape, seed=args.seed, regime_weights=args.regime_weights,
+            jokers=args.jokers, screen=screen, jobs=args.jobs,
         )  # fmt: skip
     except OrderError as error:
-        advice = "raise --max-candidates, or ask for another class or --effort range"
+        advice = "ask for another class or --effort range"
+        if not error.exhausted:
+            advice = "raise --max-candidates, or " + advice
         if screen is not None:
             advice += " (--no-filter searches every candidate)"
         raise UserError(f"{error}; {advice}") from None

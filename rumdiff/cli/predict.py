@@ -68,12 +68,13 @@ def run(args) -> int:
             model = load_model(path, trust_pickle=args.trust_pickle)
     except ModelError as error:
         raise UserError(str(error)) from None
-    for warning in caught:  # one line each, as every message of the command line
-        if issubclass(warning.category, PickleWarning):
-            print(f"rumdiff predict: warning: {warning.message}", file=sys.stderr)
-        else:
-            warnings.warn_explicit(warning.message, warning.category, warning.filename,
-                                   warning.lineno)  # fmt: skip
+    finally:  # a pickle was trusted even when what it held is then refused
+        for warning in caught:  # one line each, as every message of the command line
+            if issubclass(warning.category, PickleWarning):
+                print(f"rumdiff predict: warning: {warning.message}", file=sys.stderr)
+            else:
+                warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                       warning.lineno)  # fmt: skip
     # Memory follows a block, not the file; -k, -m, -n, else the header, else the model's.
     blocks = puzzle_blocks(args, defaults=(model.k, model.m, model.n))
     try:  # a family outside the model's is refused before any output, puzzles or none

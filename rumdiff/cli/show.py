@@ -92,10 +92,15 @@ def run(args) -> int:
         del numbers[-1], puzzles[-1], arrangements[-1]
         height = figure_inches(puzzles, arrangements)[1]
     if height > config.SHOW_MAX_INCHES:
-        what = "these puzzles" if len(puzzles) > 1 else f"puzzle {numbers[0]}"
+        what, advice = "these puzzles", "draw fewer with --puzzles"
+        if len(puzzles) == 1:  # fewer is none: its arrangement as text instead
+            what = f"puzzle {numbers[0]}"
+            advice = "see its arrangement with rumdiff solve --show instead"
+            if args.puzzles is None and count != 1:
+                advice += ", or draw others with --puzzles"
         raise UserError(
             f"a picture of {what} would be {height:,.0f} inches tall, over the limit of "
-            f"{config.SHOW_MAX_INCHES}; draw fewer with --puzzles"
+            f"{config.SHOW_MAX_INCHES}; {advice}"
         )
     figure = draw_puzzles(puzzles, arrangements, numbers=numbers)
     _save(figure, args.output, FORMATS[suffix])

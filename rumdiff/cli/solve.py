@@ -72,7 +72,8 @@ def register(subparsers) -> None:
         help="give up on a puzzle over the budget (line 'unsolved') instead of using the ILP",
     )  # fmt: skip
     parser.add_argument(
-        "--jobs", type=integer(-1024, 1024, zero=False), default=config.SOLVE_JOBS,
+        "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False),
+        default=config.SOLVE_JOBS,
         help="worker processes; -1 uses every core; the output keeps the file's order",
     )  # fmt: skip
     scheduler_option(parser)
@@ -249,6 +250,7 @@ def solve_piece(piece, m: int, options: tuple) -> list:
             solution.dp_segments, work.states, work.transitions, f"{work.seconds:.6f}",
             work.method,
         )  # fmt: skip
+        row = tuple("" if value is None else value for value in row)  # infeasible: no score
         if not solution.feasible:
             out.append((INFEASIBLE, "" if show else None, row, None))
             continue

@@ -73,7 +73,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=integer(-1024, 1024, zero=False),
+        type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False),
         default=config.TRAIN_JOBS,
         help="parallel workers (-1: every core)",
     )
@@ -170,6 +170,8 @@ def run(args) -> int:
             report.write_report(result, stage, model=saved, command=command, comparison=comparison)
     except OSError as error:
         raise write_error(error, outdir) from None
+    except models.ModelError as error:
+        raise UserError(f"{path}: {error}") from None
     cv = saved.metadata["cv"]
     effort = cv["effort"]
     print(

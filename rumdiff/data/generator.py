@@ -59,6 +59,7 @@ __all__ = [
     "planned_bytes",
     "redraw",
     "block_size",
+    "distinct_count",
 ]
 
 #: First spawn-key entry of the block streams and of the redraw streams.
@@ -283,13 +284,13 @@ def _turns(spec: _Spec, count: int, seed: int, start: int, seen: set, jokers: in
     )  # fmt: skip
 
 
-def _distinct(spec: _Spec) -> int | None:
-    """How many distinct puzzles the mode can draw, or None when astronomically many."""
+def distinct_count(*, k: int, m: int, n: int, mode: str, percentages=None) -> int | None:
+    """How many distinct puzzles :func:`generate` can draw with these parameters (a
+    ValueError if invalid), or None when astronomically many, or for turns (not counted)."""
+    spec = _spec(k, m, n, mode, percentages, config.REGIME_WEIGHTS)
     support = spec.m + 1 if spec.fixed is None else int(np.count_nonzero(spec.fixed))
     cells = spec.n * spec.k
-    if support == 1:
-        return 1
-    if cells * math.log2(support) > 62:
+    if mode == "turn" or (support > 1 and cells * math.log2(support) > 62):
         return None
     return support**cells
 
@@ -352,7 +353,7 @@ def generate(
         seen = set()
     if mode == "turn":
         return _turns(spec, count, seed, start, seen, jokers)
-    distinct = _distinct(spec)
+    distinct = distinct_count(k=k, m=m, n=n, mode=mode, percentages=percentages)
     if distinct is not None and count + len(seen) > distinct:
         raise ValueError(
             f"only {distinct} distinct puzzles exist for these parameters; cannot make "

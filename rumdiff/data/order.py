@@ -34,20 +34,31 @@ import numpy as np
 from rumdiff import config
 from rumdiff.validation import choice, whole
 
-__all__ = ["OrderError", "OrderResult", "effort_range", "make_to_order", "range_text"]
+__all__ = [
+    "OrderError",
+    "OrderResult",
+    "check_order",
+    "effort_range",
+    "make_to_order",
+    "order_bytes",
+    "range_text",
+]
 
 
 class OrderError(ValueError):
     """Too few puzzles in range among the most candidates allowed.
 
     Attributes: ``found``, ``drawn``, ``searched``, ``lowest`` and ``highest`` (the
-    extreme efforts searched, None when none was).
+    extreme efforts searched, None when none was), and ``exhausted``: every distinct
+    puzzle of the family was drawn, so more candidates cannot help.
     """
 
-    def __init__(self, message: str, *, found: int, drawn: int, searched: int, lowest, highest):
+    def __init__(self, message: str, *, found: int, drawn: int, searched: int, lowest, highest,
+                 exhausted: bool = False):  # fmt: skip
         super().__init__(message)
         self.found, self.drawn, self.searched = found, drawn, searched
         self.lowest, self.highest = lowest, highest
+        self.exhausted = exhausted
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +79,9 @@ class OrderResult:
         The range, ``low <= effort < high`` (no upper end when None).
     drawn, searched : int
         Candidates drawn, and how many of them the reference search measured.
+    needed : int
+        Candidates up to the last one accepted: the rest of the last block was drawn (and
+        searched) but never needed.
     lowest, highest : int or None
         The lowest and highest effort searched.
     seconds : float
@@ -84,6 +98,7 @@ class OrderResult:
     high: int | None
     drawn: int
     searched: int
+    needed: int
     lowest: int | None
     highest: int | None
     seconds: float
@@ -91,8 +106,9 @@ class OrderResult:
 
     @property
     def acceptance_rate(self) -> float:
-        """Accepted puzzles per candidate drawn."""
-        return len(self.puzzles) / self.drawn if self.drawn else 0.0
+        """Accepted puzzles per candidate needed (:attr:`needed`): the share of
+        candidates in range (that the screen let through)."""
+        return len(self.puzzles) / self.needed if self.needed else 0.0
 
 
 def effort_range(difficulty: str | None = None, effort=None) -> tuple[int, int | None]:
@@ -135,6 +151,68 @@ def range_text(low: int, high: int | None) -> str:
         return f"the {name} class's {where}" if name else where
     where = f"{low:,} <= transitions < {high:,}"
     return f"the {name} class ({where})" if name else f"the range {where}"
+
+
+def order_bytes(count: int, candidates: int, *, k: int, m: int, n: int, mode: str) -> int:
+    """An upper bound of the memory :func:`make_to_order` takes for ``count`` puzzles
+    among at most ``candidates``: the accepted puzzles with their solutions, a key for
+    every candidate drawn, and one block of candidates
+    (:func:`rumdiff.data.generator.planned_bytes`); ``config.ORDER_TILE_BYTES`` and
+    ``config.ORDER_KEY_BYTES`` say what each costs."""
+    from rumdiff.data.generator import planned_bytes
+
+    key = (2 * n * k if mode == "turn" else -(-n * k // 4)) + config.ORDER_KEY_BYTES
+    kept = config.ORDER_TILE_BYTES * n * k * m + config.ROW_BYTES
+    return count * kept + candidates * key + planned_bytes(config.ORDER_BLOCK[1], k=k, n=n)
+
+
+def check_order(count: int, low: int, high: int | None, *, k: int, m: int, n: int, mode: str,
+                percentages, max_candidates: int, max_memory_gb: float) -> int:  # fmt: skip
+    """Refuse, before any work, an order that cannot be met or could need more memory
+    than ``max_memory_gb`` GiB (:func:`order_bytes`); :func:`make_to_order` calls it.
+
+    An order cannot be met when it asks for more puzzles than the family has, or for
+    easy turns: a turn always has a table (its sets are laid from a full box, once the
+    family has a valid set), and the search never settles a table by bounds alone.
+
+    Returns
+    -------
+    int
+        The most candidates to draw: ``max_candidates``, or the family's distinct
+        puzzles when there are fewer.
+
+    Raises
+    ------
+    ValueError
+    """
+    from rumdiff.data.generator import distinct_count
+
+    count = whole("count", count, low=1)
+    max_candidates = whole("max_candidates", max_candidates, low=1)
+    low, high = effort_range(effort=(low, high))
+    if not (math.isfinite(max_memory_gb) and max_memory_gb > 0):
+        raise ValueError(f"max_memory_gb must be a finite number above 0, got {max_memory_gb!r}")
+    distinct = distinct_count(k=k, m=m, n=n, mode=mode, percentages=percentages)
+    family = f"G({k}, {m}, {n})"
+    if distinct is not None and count > distinct:
+        raise ValueError(
+            f"{family} has only {distinct:,} distinct puzzles in {mode} mode; cannot make {count:,}"
+        )
+    if mode == "turn" and high is not None and high <= 1 and max(k, n) >= config.S:
+        raise ValueError(
+            f"no turn of {family} lies in {range_text(low, high)}: a turn always has a "
+            "table, and the search settles no table by bounds alone; ask for another "
+            "class or range, or another mode"
+        )
+    limit = max_candidates if distinct is None else min(max_candidates, distinct)
+    need = order_bytes(count, limit, k=k, m=m, n=n, mode=mode)
+    if need > max_memory_gb * 2**30:
+        raise ValueError(
+            f"{count:,} puzzles of {family} among up to {limit:,} candidates could need "
+            f"{need / 2**30:,.1f} GiB, over the limit of {max_memory_gb:g} GiB; ask for "
+            "fewer (--count, --max-candidates) or raise --max-memory"
+        )
+    return limit
 
 
 def _pieces(puzzles, chosen: np.ndarray, size: int):
@@ -190,6 +268,7 @@ def make_to_order(
     screen=None,
     jobs: int = 1,
     max_states: int = config.MAX_STATES,
+    max_memory_gb: float = config.MAX_MEMORY_GB,
     progress=None,
 ) -> OrderResult:
     """``count`` distinct random puzzles whose search effort lies in ``[low, high)``.
@@ -212,6 +291,8 @@ def make_to_order(
         Worker processes for the search (-1 every core); results do not depend on it.
     max_states : int
         The reference search's state budget.
+    max_memory_gb : float
+        Refuse (ValueError) an order that could need more memory (:func:`check_order`).
     progress : callable, optional
         Called after each block with ``(drawn, accepted)``.
 
@@ -220,7 +301,7 @@ def make_to_order(
     OrderError
         When fewer than ``count`` puzzles in range were found among ``max_candidates``.
     ValueError
-        On invalid arguments.
+        On invalid arguments, or an order :func:`check_order` refuses.
     rumdiff.solve.SolverBudgetError
         When a candidate needs more states than ``max_states``.
     """
@@ -230,8 +311,11 @@ def make_to_order(
     from rumdiff.solve import solve
 
     began = time.perf_counter()
+    limit = check_order(
+        count, low, high, k=k, m=m, n=n, mode=mode, percentages=percentages,
+        max_candidates=max_candidates, max_memory_gb=max_memory_gb,
+    )  # fmt: skip
     count = whole("count", count, low=1)
-    max_candidates = whole("max_candidates", max_candidates, low=1)
     low, high = effort_range(effort=(low, high))
     options = dict(k=k, m=m, n=n, mode=mode, seed=seed, percentages=percentages,
                    regime_weights=regime_weights, jokers=jokers)  # fmt: skip
@@ -241,8 +325,8 @@ def make_to_order(
     searching = 0.0  # seconds searched here, before any worker starts
     lowest = highest = None
     with WorkerPool(jobs) as pool:
-        while len(accepted) < count and drawn < max_candidates:
-            size = _next_block(count, len(accepted), drawn, max_candidates - drawn)
+        while len(accepted) < count and drawn < limit:
+            size = _next_block(count, len(accepted), drawn, limit - drawn)
             block = generate(size, start=drawn, seen=seen, **options).puzzles
             keep = np.ones(size, dtype=bool) if screen is None else np.asarray(screen(block))
             chosen = np.flatnonzero(keep)
@@ -268,8 +352,9 @@ def make_to_order(
             if progress is not None:
                 progress(drawn, len(accepted))
     if len(accepted) < count:
+        exhausted = limit < max_candidates  # every distinct puzzle of the family
         raise _shortfall(count, len(accepted), (low, high), (k, m, n), drawn, searched,
-                         lowest, highest)  # fmt: skip
+                         lowest, highest, exhausted)  # fmt: skip
     solutions = [solve(puzzle) for puzzle in accepted]
     for solution, score in zip(solutions, scores, strict=True):
         if solution.score != score:  # two exact solvers disagree: a bug, never a result
@@ -278,11 +363,13 @@ def make_to_order(
         puzzles=Puzzles.from_list(accepted, source=f"make_to_order(seed={seed})"),
         ids=np.asarray(ids, dtype=np.int64), efforts=np.asarray(efforts, dtype=np.int64),
         solutions=solutions, low=low, high=high, drawn=drawn, searched=searched,
-        lowest=lowest, highest=highest, seconds=time.perf_counter() - began, blocks=blocks,
+        needed=ids[-1] + 1, lowest=lowest, highest=highest,
+        seconds=time.perf_counter() - began, blocks=blocks,
     )  # fmt: skip
 
 
-def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest) -> OrderError:
+def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest,
+               exhausted) -> OrderError:  # fmt: skip
     low, high = bounds
     family = "G({}, {}, {})".format(*shape)
     verb = "reached" if highest is not None and highest < low else "fell in"
@@ -292,8 +379,7 @@ def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest) ->
         else f"{searched:,} searched; highest effort seen: {highest:,}, lowest: {lowest:,}"
     )
     head = "no puzzle" if found == 0 else f"only {found:,} of {count:,} puzzles"
-    message = (
-        f"{head} of {family} {verb} {range_text(low, high)} among {drawn:,} candidates ({seen})"
-    )
+    among = f"all {drawn:,} distinct puzzles" if exhausted else f"{drawn:,} candidates"
+    message = f"{head} of {family} {verb} {range_text(low, high)} among {among} ({seen})"
     return OrderError(message, found=found, drawn=drawn, searched=searched, lowest=lowest,
-                      highest=highest)  # fmt: skip
+                      highest=highest, exhausted=exhausted)  # fmt: skip

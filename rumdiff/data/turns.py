@@ -1,10 +1,11 @@
 """Real-game turns: a table of valid sets and a rack, drawn from one game's tiles.
 
 The game's box holds m copies of every tile of G(k, m, n) and ``jokers`` jokers. A turn
-lays ``sets`` valid sets on the table (runs of 3-5 tiles and groups of 3..k colours,
-each tile drawn from what the box still holds, and each joker of the box put in place of
-a table tile with probability one half), then deals the rack from what is left, jokers
-included. Such a table is always placeable, since the sets themselves place it.
+lays ``sets`` valid sets on the table (runs of 3-5 tiles when n >= 3 and groups of 3..k
+colours when k >= 3, each tile drawn from what the box still holds, and each joker of
+the box put in place of a table tile with probability one half), then deals the rack
+from what is left, jokers included. Such a table is always placeable, since the sets
+themselves place it.
 
 :func:`generate_turns` draws a run of them for ``rumdiff generate --mode turn``: turn
 ``i`` of seed ``s`` comes from its own stream ``SeedSequence(s, spawn_key=(2, i, a))``
@@ -30,6 +31,8 @@ _TRIES = 200
 def _draw_set(rng, box: np.ndarray, k: int, n: int) -> list[tuple[int, int]] | None:
     """The tiles of one random valid set the box holds, or None."""
     if rng.random() < 0.5:
+        if n < config.S:  # no run fits
+            return None
         colour = int(rng.integers(k))
         length = int(rng.integers(config.S, min(5, n) + 1))
         start = int(rng.integers(1, n - length + 2))

@@ -6,6 +6,7 @@
 - ``importance``: impurity and permutation importance of the classifier;
 - ``compare``: feature sets side by side on the same folds;
 - ``model``: saved models (a skops file plus a JSON sidecar), checked when loaded;
+- ``content``: what a model file holds, checked against its sidecar;
 - ``archive``: the skops file, built from trusted types only, and checks of its trees;
   pickles of earlier releases, loaded only when trusted;
 - ``legacy``: those pickles converted to skops files;

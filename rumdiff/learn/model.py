@@ -124,40 +124,41 @@ class Model:
         return str(self.metadata["label_by"])
 
     def check_puzzles(self, puzzles) -> None:
-        """Refuse puzzles (a :class:`~rumdiff.puzzle.Puzzles`) of other k, m or n.
+        """Refuse puzzles (a :class:`~rumdiff.puzzle.Puzzles`) outside the model's scope:
+        of other k, m or n, or with more jokers, or a table, than it was trained on.
 
         Raises
         ------
         ModelError
         """
         have = (puzzles.k, puzzles.m, puzzles.n)
-        if self.scope is not None:
-            jokers = 0 if puzzles.jokers is None else int(np.max(puzzles.jokers, initial=0))
-            table = bool(puzzles.tabled.any())
-            if not self.covers(*have, jokers, table):
-                where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
-                many = f" with up to {jokers} jokers" if jokers else ""
-                many += " with a table" if table else ""
-                raise ModelError(
-                    f"{where}puzzles are G(k={have[0]}, m={have[1]}, n={have[2]}){many}, "
-                    f"outside the scope of the model{' ' + self.path if self.path else ''}: "
-                    f"{self.family_text}"
-                )
+        jokers = 0 if puzzles.jokers is None else int(np.max(puzzles.jokers, initial=0))
+        table = bool(puzzles.tabled.any())
+        if self.covers(*have, jokers, table):
             return
+        where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
+        model = f"the model{' ' + self.path if self.path else ''}"
+        family = "G(k={}, m={}, n={})".format(*have)
+        many = (f" with up to {jokers} jokers" if jokers else "") + (
+            " with a table" if table else ""
+        )
+        if self.scope is not None:
+            raise ModelError(f"{where}puzzles are {family}{many}, outside the scope of {model}: "
+                             f"{self.family_text}")  # fmt: skip
         if have != (self.k, self.m, self.n):
-            where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
+            raise ModelError(f"{where}puzzles are {family} but {model} was trained on "
+                             f"G(k={self.k}, m={self.m}, n={self.n})")  # fmt: skip
+        if not self.jokers:
             raise ModelError(
-                f"{where}puzzles are G(k={have[0]}, m={have[1]}, n={have[2]}) but the model"
-                f"{' ' + self.path if self.path else ''} was trained on "
-                f"G(k={self.k}, m={self.m}, n={self.n})"
+                f"{where}puzzles have jokers or a table, but {model} was trained without them; "
+                "use a model trained on such puzzles (rumdiff generate --jokers J or --mode turn)"
             )
-        if not self.jokers and not puzzles.plain:
-            where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
-            raise ModelError(
-                f"{where}puzzles have jokers or a table, but the model"
-                f"{' ' + self.path if self.path else ''} was trained without them; use a "
-                "model trained on such puzzles (rumdiff generate --jokers J or --mode turn)"
-            )
+        seen = self.metadata["most_jokers"], self.metadata["table"]
+        raise ModelError(
+            f"{where}puzzles are {family}{many}, but {model} was trained on at most {seen[0]} "
+            f"jokers{' with a table' if seen[1] else ' and no table'}; use a model trained on "
+            "such puzzles (rumdiff generate --jokers J or --mode turn)"
+        )
 
     def features(self, puzzles) -> np.ndarray:
         """The feature matrix of checked :class:`Puzzles`, as both forests take it."""
@@ -250,7 +251,7 @@ def _metadata(result) -> dict:
         "feature_set": data.feature_set,
         "feature_names": list(data.feature_names),
         "jokers": data.jokers,
-        **({"scope": data.scope} if data.scope is not None else {}),
+        **({"scope": data.scope} if data.scope is not None else _reach(data)),
         "features_sha256": features_fingerprint(
             data.feature_set, k=data.k, m=data.m, n=data.n, jokers=data.jokers
         ),
@@ -286,71 +287,46 @@ def _metadata(result) -> dict:
     }
 
 
+def _reach(data) -> dict:
+    """For a model of one family with jokers: the most jokers its puzzles have and whether
+    they have a table, as its dataset's parameters say (nothing when they do not)."""
+    parameters = data.metadata.get("parameters") or {}
+    if not data.jokers or "jokers" not in parameters:
+        return {}
+    return {
+        "most_jokers": int(parameters["jokers"] or 0),
+        "table": parameters.get("mode") == "turn",
+    }
+
+
 def save_model(model: Model, path) -> Model:
     """Write ``model`` to ``path`` (a compressed skops archive) and its sidecar, atomically
     and together: if either cannot be written, the old pair stays whole.
 
     Returns the model with ``path`` set and the file's SHA-256 and size in its metadata.
+
+    Raises
+    ------
+    ModelError
+        If the model would unpack to more than ``config.MODEL_MAX_UNPACKED_BYTES``, which
+        :func:`load_model` refuses (forests of unbounded trees on many rows can).
     """
     from rumdiff.atomic import atomic_files, write_json
-    from rumdiff.learn.archive import dump_archive
+    from rumdiff.learn.archive import dump_archive, over_cap, unpacked_bytes
 
     path = Path(path)
     metadata = {**model.metadata, "format_version": config.MODEL_FORMAT}
     content = {"classifier": model.pipeline, "regressor": model.regressor}
     with atomic_files([path, sidecar_path(path)]) as (temporary, side):
         dump_archive(content, temporary)
+        unpacked = unpacked_bytes(temporary)
+        if unpacked > config.MODEL_MAX_UNPACKED_BYTES:  # load_model would refuse it
+            raise ModelError(f"not saved: {over_cap(unpacked)}; bound its trees (max_leaf_nodes)")
         metadata["model_sha256"] = file_sha256(temporary)
         metadata["model_bytes"] = os.path.getsize(temporary)
         write_json(side, metadata)
     return Model(pipeline=model.pipeline, regressor=model.regressor, metadata=metadata,
                  path=str(path))  # fmt: skip
-
-
-def _check_content(path: Path, content, metadata: dict) -> None:
-    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-    from sklearn.pipeline import Pipeline
-
-    from rumdiff.features import PuzzleFeatures, feature_names
-    from rumdiff.learn.archive import check_forest
-
-    if not isinstance(content, dict) or set(content) != {"classifier", "regressor"}:
-        raise ModelError(f"{path}: not a rumdiff model (no classifier and regressor inside)")
-    classifier, regressor = content["classifier"], content["regressor"]
-    steps = (
-        isinstance(classifier, Pipeline)
-        and list(classifier.named_steps) == ["features", "forest"]
-        and isinstance(classifier.named_steps["features"], PuzzleFeatures)
-        and isinstance(classifier.named_steps["forest"], RandomForestClassifier)
-        and isinstance(regressor, Pipeline)
-        and list(regressor.named_steps) == ["forest"]
-        and isinstance(regressor.named_steps["forest"], RandomForestRegressor)
-    )
-    if not steps:
-        raise ModelError(f"{path}: not a rumdiff model (no features -> forest pipelines inside)")
-    forests = (classifier.named_steps["forest"], regressor.named_steps["forest"])
-    for forest in forests:
-        if not hasattr(forest, "estimators_"):
-            raise ModelError(f"{path}: not a fitted rumdiff model (a forest was never fitted)")
-    names = [str(name) for name in classifier.named_steps["features"].get_feature_names_out()]
-    jokers = bool(metadata.get("jokers", False))
-    now = list(
-        feature_names(metadata["feature_set"], k=metadata["k"], m=metadata["m"], jokers=jokers)
-    )
-    shape = {key: metadata[key] for key in ("k", "m", "n")}
-    if (
-        names != metadata["feature_names"]
-        or now != names
-        or features_fingerprint(metadata["feature_set"], **shape, jokers=jokers)
-        != metadata.get("features_sha256")
-    ):
-        raise ModelError(
-            f"{path}: its features differ from those rumdiff.features computes now; "
-            "train the model again"
-        )
-    for forest in forests:  # each tree reads exactly these features
-        classes = getattr(forest, "classes_", None)
-        check_forest(path, forest, len(names), None if classes is None else len(classes))
 
 
 def load_model(path, *, trust_pickle: bool = False) -> Model:
@@ -369,27 +345,27 @@ def load_model(path, *, trust_pickle: bool = False) -> Model:
     ModelError
         With a one-line reason, when the file is missing or must not be used.
     """
-    import zipfile
-
-    from rumdiff.learn.archive import load_archive
+    from rumdiff.learn.archive import file_kind, load_archive, load_pickle
+    from rumdiff.learn.content import check_content
 
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"{path}: model file not found")
+    size, cap = path.stat().st_size, config.MODEL_MAX_UNPACKED_BYTES
+    if size > cap:
+        raise ModelError(f"{path}: refused, {size:,} bytes, over the {cap:,} a model may hold")
     metadata = read_model_sidecar(path, trust_pickle=trust_pickle)
     if file_sha256(path) != metadata["model_sha256"]:
         raise ModelError(f"{path}: file does not match its sidecar (SHA-256 differs)")
-    try:
+    kind = file_kind(path)
+    if kind == "skops":
         content = load_archive(path)
-    except zipfile.BadZipFile:  # not a skops archive: a pickle, or anything else
-        if not trust_pickle:
-            raise ModelError(
-                f"{path}: not a skops model file; if it is a pickle saved by an earlier "
-                f"rumdiff, it can run code when loaded: {PICKLE_HINT}"
-            ) from None
-        from rumdiff.learn.archive import load_pickle
-
+    elif trust_pickle:
         content = load_pickle(path)
-    _check_content(path, content, metadata)
+    elif kind == "pickle":
+        raise ModelError(f"{path}: a pickle, which can run code when loaded: {PICKLE_HINT}")
+    else:  # empty, or neither: damaged, never a pickle to trust
+        raise ModelError(f"{path}: not a model file (neither a skops archive nor a pickle)")
+    check_content(path, content, metadata)
     return Model(pipeline=content["classifier"], regressor=content["regressor"],
                  metadata=metadata, path=str(path))  # fmt: skip

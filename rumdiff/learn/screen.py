@@ -25,7 +25,11 @@ def screen_refusal(model, *, k: int, m: int, n: int, jokers: int = 0, mode: str 
     where = f" {model.path}" if model.path else ""
     if not model.covers(k, m, n, jokers, table=mode == "turn"):
         if model.scope is None and (k, m, n) == (model.k, model.m, model.n):
-            return f"the model{where} was trained without jokers or a table"
+            if not model.jokers:
+                return f"the model{where} was trained without jokers or a table"
+            most, table = model.metadata["most_jokers"], model.metadata["table"]
+            return (f"the model{where} was trained on at most {most} jokers"
+                    f"{' with a table' if table else ' and no table'}")  # fmt: skip
         return f"the model{where} knows {model.family_text}, not G({k}, {m}, {n})"
     if model.label_by != "search":
         return f"the model{where} predicts the {model.label_by} measure, not the search effort"

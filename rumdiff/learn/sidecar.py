@@ -36,8 +36,8 @@ MARKER = "rumdiff-model"
 
 #: What to do with a model file saved as a pickle by an earlier release.
 PICKLE_HINT = (
-    "load it only if you trust its source, with --trust-pickle, and convert it "
-    "(rumdiff.learn.convert_pickle_model)"
+    "only if you trust its source, convert it (rumdiff.learn.convert_pickle_model) or "
+    "load it with rumdiff predict --trust-pickle"
 )
 
 
@@ -161,6 +161,11 @@ def _check_fields(side: Path, metadata: dict) -> None:
     if "scope" in metadata:
         need(_valid_scope(metadata["scope"]), "scope must give k, m, n and jokers as "
              "[lowest, highest] and copies_per_value as a whole number")  # fmt: skip
+    if "most_jokers" in metadata or "table" in metadata:
+        most = metadata.get("most_jokers")
+        need(isinstance(most, int) and not isinstance(most, bool)
+             and 0 <= most <= config.MAX_JOKERS and isinstance(metadata.get("table"), bool),
+             f"most_jokers must be 0..{config.MAX_JOKERS} and table true or false")  # fmt: skip
 
 
 def _valid_scope(scope) -> bool:
@@ -216,10 +221,12 @@ def covers(metadata: dict, k: int, m: int, n: int, jokers: int = 0, table: bool 
     """Whether the model a sidecar describes covers G(k, m, n) with up to ``jokers``
     jokers, and a table if ``table``."""
     scope = metadata.get("scope")
-    if scope is None:
+    if scope is None:  # one family: jokers and a table only if it saw them (if it says)
         family = tuple(int(metadata[key]) for key in ("k", "m", "n"))
-        plain = jokers == 0 and not table
-        return family == (k, m, n) and (bool(metadata.get("jokers")) or plain)
+        if not metadata.get("jokers"):
+            return family == (k, m, n) and jokers == 0 and not table
+        most = metadata.get("most_jokers", config.MAX_JOKERS)
+        return family == (k, m, n) and jokers <= most and (not table or metadata.get("table", True))
     if table and not scope.get("table", False):
         return False
     inside = all(

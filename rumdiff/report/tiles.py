@@ -44,6 +44,9 @@ LABEL_COLUMNS = 2.6
 #: Inches per layout unit (one card column); card size and row pitch, in units.
 UNIT = 0.42
 CARD_WIDTH, CARD_HEIGHT, ROW_PITCH = 0.86, 1.2, 1.45
+#: Width of a card's characters, in ems of matplotlib's font, DejaVu Sans: its bold digits
+#: are 0.70 em wide; its regular ones 0.64, and "=10000p" 0.66 em a character.
+EM = 0.70
 #: Height of a puzzle's title line, the gap after a puzzle and the legend, in units.
 TITLE_HEIGHT, GAP_HEIGHT, LEGEND_HEIGHT = 1.1, 0.6, 1.3
 
@@ -276,18 +279,21 @@ def _draw_card(axes, x: float, y: float, card: Card) -> None:
     middle = x + CARD_WIDTH / 2
     if not card.joker:
         ink = TILE_COLOURS[config.COLOURS[card.colour]]
-        axes.text(middle, y + 0.55, card.text, ha="center", va="center", fontsize=_size(card),
-                  fontweight="bold", color=ink, label="value")  # fmt: skip
+        axes.text(middle, y + 0.55, card.text, ha="center", va="center",
+                  fontsize=_fit(card.text, 13), fontweight="bold", color=ink,
+                  label="value")  # fmt: skip
         return
     placed = bool(card.stands_for)
     axes.text(middle, y + (0.45 if placed else 0.55), card.text, ha="center", va="center",
               fontsize=13, fontweight="bold", color=JOKER_INK, label="joker")  # fmt: skip
     if placed:
         ink = TILE_COLOURS[config.COLOURS[card.colour]]
-        axes.text(middle, y + 0.93, card.stands_for, ha="center", va="center", fontsize=7,
-                  color=ink, label="stands")  # fmt: skip
+        axes.text(middle, y + 0.93, card.stands_for, ha="center", va="center",
+                  fontsize=_fit(card.stands_for, 7), color=ink, label="stands")  # fmt: skip
 
 
-def _size(card: Card) -> float:
-    """A value's font size: smaller for three digits (n up to 100), to stay on its card."""
-    return 13 if len(card.text) < 3 else 10
+def _fit(text: str, largest: float) -> float:
+    """A font size, at most ``largest``, at which ``text`` stays on its card: values up to
+    n = 10,000 have five digits, and a joker's ``=10000p`` seven characters."""
+    room = 0.9 * CARD_WIDTH * UNIT * 72  # the card's width in points, a margin kept
+    return min(largest, room / (EM * max(1, len(text))))
