@@ -50,6 +50,14 @@ BEAM_WIDEN = 4
 
 #: Random seed used when the user gives none.
 SEED = 0
+#: Worker processes of every command that takes --jobs (generate, solve, train, explore)
+#: when the user gives none: -1, every core (joblib's convention; -2 all but one).
+#: Results never depend on it.
+JOBS = -1
+#: Seconds of work done in the main process before worker processes start (rumdiff
+#: solve, puzzles made to order): spawning two takes about 3 s, more than ten hard
+#: G(4, 2, 100) puzzles need (experiments/bench_order.py), so short work never starts them.
+SPAWN_SECONDS = 2.0
 
 # --- Puzzle generator (rumdiff.data.generator) ----------------------------------------
 #: Generation mode used when the user gives none: "fixed", "mixed" or "simplex".
@@ -88,9 +96,6 @@ ORDER_MAX_CANDIDATES = 20_000
 ORDER_BLOCK = (32, 2048)
 #: Candidates a worker task searches.
 ORDER_TASK = 8
-#: Seconds of search in the main process before worker processes start: spawning two
-#: takes about 3 s, more than ten hard G(4, 2, 100) puzzles need (experiments/bench_order.py).
-ORDER_SPAWN_SECONDS = 2.0
 #: The filter (rumdiff.learn.screen): for a class, search a candidate when the default
 #: model gives the class at least this probability; for an effort range, unless the
 #: predicted log10(effort + 1) lies more than ORDER_MARGIN outside it. Both keep at least
@@ -189,9 +194,6 @@ NAMED_MODELS = {"thesis": "models/thesis.skops"}
 MODEL_NAME = "model.skops"
 #: Output formats of ``rumdiff predict``.
 PREDICT_FORMATS = ("table", "csv")
-#: Parallel workers for training when the user gives none (-1: every core). Results do
-#: not depend on it.
-TRAIN_JOBS = -1
 
 # --- Difficulty labels, datasets and exploration (rumdiff.data, rumdiff.report) -------
 #: Difficulty classes 1..4, by name.
@@ -248,8 +250,6 @@ DATASET_COUNT = 20_000
 DATASET_CHUNK = 500
 #: Times each puzzle is solved for its seconds (the minimum is kept).
 DATASET_REPEATS = 1
-#: Worker processes that solve datasets and explorations (joblib: -1 every core).
-DATASET_JOBS = -1
 #: Version of the dataset layout, written to the metadata sidecar. Format 1 (rumdiff
 #: 0.1) had one set of effort columns (states, transitions, seconds) of the solver run
 #: with the recorded beam width; it is read as format 2 (rumdiff.data.schema).
@@ -281,8 +281,7 @@ QUOTE_CHARS = 200
 PUZZLE_BLOCK_CELLS = 1_000_000
 #: rumdiff solve shows a progress bar for files of at least this many puzzles.
 SOLVE_PROGRESS_PUZZLES = 1_000
-#: rumdiff solve's worker processes, and the puzzles each of its tasks solves.
-SOLVE_JOBS = 1
+#: Puzzles each task of rumdiff solve solves.
 SOLVE_TASK_PUZZLES = 50
 #: Longest line a puzzle file may have: the most tiles a puzzle holds (n = MAX_N, k = 6,
 #: m = 3), at most 11 bytes each.

@@ -36,6 +36,21 @@ def test_every_option_shows_its_default_in_help(command, monkeypatch):
         assert "(default" in block or "(required)" in block, (command, block)
 
 
+def test_jobs_has_one_default_and_one_help_everywhere():
+    from rumdiff import config
+
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command")
+    jobs = [
+        action
+        for parser in subparsers.choices.values()
+        for action in parser._actions
+        if "--jobs" in action.option_strings
+    ]
+    assert len(jobs) == 4  # generate, solve, train, explore
+    assert {action.default for action in jobs} == {config.JOBS}
+    assert len({action.help.split(";")[0] for action in jobs}) == 1
+
+
 def test_usage_error_is_one_line_with_exit_code_2(capsys):
     assert main(["solve"]) == 2
     err = capsys.readouterr().err.strip()

@@ -45,7 +45,7 @@ def test_writes_puzzles_solutions_and_sidecar(tmp_path, capsys):
 
 
 def test_same_file_with_one_or_two_jobs(tmp_path, monkeypatch):
-    monkeypatch.setattr(config, "ORDER_SPAWN_SECONDS", 0.0)  # workers from the first block
+    monkeypatch.setattr(config, "SPAWN_SECONDS", 0.0)  # workers from the first block
     texts = []
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs{jobs}.in"

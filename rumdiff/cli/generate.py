@@ -68,9 +68,7 @@ def register(subparsers) -> None:
         help=f"number of puzzles (default: {config.DATASET_COUNT}; made to order: "
         f"{order.ORDER_COUNT})",
     )  # fmt: skip
-    generation_options(
-        parser, m_help="most copies of a tile", jobs_help="-1 uses every core, -2 all but one"
-    )
+    generation_options(parser, m_help="most copies of a tile")
     scheduler_option(parser)
     _mode_options(parser)
     _label_options(parser)

@@ -13,6 +13,7 @@ from rumdiff.cli import UserError
 from rumdiff.cli.options import (
     check_outputs,
     integer,
+    jobs_option,
     output_stream,
     puzzle_blocks,
     puzzle_options,
@@ -71,9 +72,9 @@ def register(subparsers) -> None:
         "--no-ilp-fallback", action="store_true",
         help="give up on a puzzle over the budget (line 'unsolved') instead of using the ILP",
     )  # fmt: skip
-    parser.add_argument(
-        "--jobs", type=integer(-1024, 1024, zero=False), default=config.SOLVE_JOBS,
-        help="worker processes; -1 uses every core; the output keeps the file's order",
+    jobs_option(
+        parser, f", nor the output's order; they start only once the solving has taken "
+        f"{config.SPAWN_SECONDS:g} s here",
     )  # fmt: skip
     scheduler_option(parser)
     parser.add_argument(
@@ -113,8 +114,9 @@ def run(args) -> int:
         )
         number = failed = 0
         for results in run_unordered(
-            solve_piece, tasks, jobs=args.jobs, client=client, ordered=True
-        ):
+            solve_piece, tasks, jobs=args.jobs, client=client, ordered=True,
+            local_seconds=config.SPAWN_SECONDS,
+        ):  # fmt: skip
             for line, shown, row, error in results:
                 number += 1
                 if shown is not None:

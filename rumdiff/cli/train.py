@@ -14,6 +14,7 @@ from rumdiff.cli import UserError
 from rumdiff.cli.options import (
     check_outputs,
     integer,
+    jobs_option,
     number_list,
     positive,
     scheduler_option,
@@ -71,12 +72,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--folds", type=integer(2, 1000), default=config.TRAIN_FOLDS, help="cross-validation folds"
     )
-    parser.add_argument(
-        "--jobs",
-        type=integer(-1024, 1024, zero=False),
-        default=config.TRAIN_JOBS,
-        help="parallel workers (-1: every core)",
-    )
+    jobs_option(parser)
     parser.add_argument(
         "--seed", type=integer(0, 2**63 - 1), default=config.SEED, help="random seed"
     )
