@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rumdiff import config
+from rumdiff.data.labels import class_ranges
 from rumdiff.validation import choice, whole
 
 __all__ = ["OrderError", "OrderResult", "effort_range", "make_to_order", "range_text"]
@@ -111,9 +112,7 @@ def effort_range(difficulty: str | None = None, effort=None) -> tuple[int, int |
         raise ValueError("give a difficulty class or an effort range, one of them")
     if difficulty is not None:
         choice("difficulty", difficulty, config.LABEL_NAMES)
-        cuts = [0, 1, *config.LABEL_THRESHOLDS["search"], None]
-        position = config.LABEL_NAMES.index(difficulty)
-        return cuts[position], cuts[position + 1]
+        return class_ranges("search")[config.LABEL_NAMES.index(difficulty)]
     low, high = effort
     low = whole("effort's low end", low, low=0)
     if high is not None:
