@@ -173,13 +173,24 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
     assert sidecar["training_data"]["sha256"] == file_sha256(dataset)
 
 
-def test_cli_train_saves_the_model_where_asked(dataset, tmp_path, tiny_grid):
-    out, model = tmp_path / "run", tmp_path / "models" / "m.joblib"
+def test_cli_train_saves_the_model_in_its_outdir(dataset, tmp_path, tiny_grid):
+    out = tmp_path / "run"
     args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
-    assert main([*args, "--model", str(model), "--features", "thesis"]) == 0
-    assert model.is_file() and (tmp_path / "models" / "m.joblib.json").is_file()
-    assert not (out / "model.skops").exists() and (out / "report.md").is_file()
+    assert main([*args, "--features", "thesis"]) == 0
+    assert (out / "model.skops").is_file() and (out / "model.skops.json").is_file()
+    assert (out / "report.md").is_file()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging left
+
+
+@pytest.mark.parametrize("model", [["--model", "m.skops"], ["--model"]])
+def test_cli_train_says_where_its_model_goes_instead_of_taking_model(
+    model, dataset, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    assert main(["train", str(dataset), "-o", str(out), *model]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "writes its model to OUTDIR/model.skops" in err
+    assert "(see rumdiff train --help)" in err and not out.exists()
 
 
 def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid, monkeypatch):

@@ -29,9 +29,9 @@ def families(tmp_path_factory):
     ]
     for path, spec in zip(paths, specs, strict=True):
         build_dataset(path, spec, jobs=1)
-    model = folder / "model.skops"
+    model = folder / "report" / "model.skops"
     argv = ["train", *map(str, paths), "--features", "scaled", "-o", str(folder / "report"),
-            "--model", str(model), "--folds", "3", "--grid", "mix", "--jobs", "1", "-q",
+            "--folds", "3", "--grid", "mix", "--jobs", "1", "-q",
             "--thresholds", THRESHOLDS]  # fmt: skip
     assert main(argv) == 0
     return folder, paths, model

@@ -70,7 +70,9 @@ def run(args) -> int:
     check_outputs([args.file, path, sidecar_path(path)], [args.output])
     missing = missing_shipped_model(args.model)
     if missing:
-        raise UserError(f"{missing}, or give --model (rumdiff train ... --model PATH)")
+        raise UserError(
+            f"{missing}, or give --model DIR/{config.MODEL_NAME} (rumdiff train DATASET -o DIR)"
+        )
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", PickleWarning)
