@@ -74,18 +74,28 @@ def importance_figure(table: pd.DataFrame, title: str):
     return figure
 
 
-def distribution_figure(table: pd.DataFrame, title: str):
-    """Share of puzzles per class, beside the thesis's."""
+def distribution_figure(table: pd.DataFrame, cuts, unit: str, title: str):
+    """Share of puzzles per class, each class under its range of the label measure
+    (``cuts``, in ``unit``); beside the thesis's shares only when the table has them (its
+    figures compare, :func:`rumdiff.report.tables.thesis_comparable`)."""
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(6.5, 3.8), layout="constrained")
+    figure = Figure(figsize=(6.5, 4.2), layout="constrained")
     axes = figure.add_subplot(1, 1, 1)
     x = np.arange(len(table))
-    axes.bar(x - 0.2, table["percent"], width=0.4, label="this dataset")
-    axes.bar(x + 0.2, table["thesis_percent"], width=0.4, label="thesis (time labels)")
-    axes.set_xticks(x, table["class"])
+    thesis = "thesis_percent" in table
+    width = 0.4 if thesis else 0.6
+    bars = axes.bar(x - (0.2 if thesis else 0), table["percent"], width=width,
+                    label="this dataset")  # fmt: skip
+    axes.bar_label(bars, fmt="%.1f%%", fontsize=8)
+    if thesis:
+        axes.bar(x + 0.2, table["thesis_percent"], width=0.4, label="thesis (time labels)")
+        axes.legend()
+    axes.set_xticks(x, [f"{name}\n{cut}" for name, cut in zip(table["class"], cuts, strict=True)])
+    axes.set_xlabel(f"class: its range of {unit}")
     axes.set_ylabel("% of puzzles")
-    axes.legend()
+    top = max(table["percent"].max(), table["thesis_percent"].max() if thesis else 0)
+    axes.set_ylim(0, max(top, 1) * 1.15)  # room for the labels over the bars
     axes.set_title(title)
     return figure
 
