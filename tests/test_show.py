@@ -135,6 +135,20 @@ def test_an_infeasible_puzzle_is_drawn_with_a_note():
     assert len(_labelled(figure, "card:table")) == 2 and len(_labelled(figure, "card:rack")) == 1
 
 
+def test_a_picture_keeps_every_text_on_its_canvas(turn):
+    from helpers import clipped_texts
+
+    puzzle, arrangement = turn
+    infeasible = Puzzle.from_tiles([(1, 2)], k=4, m=2, n=5, table=[(5, 0), (5, 1)])
+    long_run = Puzzle.from_tiles([(v, 5) for v in range(95, 101)], k=6, m=1, n=100)
+    puzzles = [puzzle, infeasible, long_run]
+    arrangements = [arrangement, None, solve(long_run).arrangement]
+    # The narrowest picture with the longest title (an infeasible puzzle, a two-digit
+    # number), and one whose cards reach three digits.
+    assert clipped_texts(draw_puzzles([infeasible], [None], numbers=[20])) == []
+    assert clipped_texts(draw_puzzles(puzzles, arrangements, numbers=[18, 19, 20])) == []
+
+
 # --- the command ----------------------------------------------------------------------
 
 
