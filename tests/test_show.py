@@ -1,4 +1,5 @@
-"""Pictures of puzzles: the cards of each arrangement, and ``rumdiff show``."""
+"""Solutions as players see them (rumdiff.solve.display): the cards of each arrangement,
+drawn (``rumdiff show``, Jupyter)."""
 
 import subprocess
 import sys
@@ -10,8 +11,8 @@ import pytest
 from rumdiff import config
 from rumdiff.cli import main
 from rumdiff.puzzle import Puzzle, read_puzzles
-from rumdiff.report.tiles import draw_puzzles, puzzle_rows
 from rumdiff.solve import Arrangement, Group, InvalidArrangement, Run, solve
+from rumdiff.solve.display import arrangement_rows, draw_puzzles
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 TURN = EXAMPLES / "turn.in"
@@ -35,7 +36,7 @@ def _labelled(figure, label):
 
 def test_every_tile_of_the_turn_is_on_one_card(turn):
     puzzle, arrangement = turn
-    rows = puzzle_rows(puzzle, arrangement)
+    rows = arrangement_rows(puzzle, arrangement)
     cards = _cards(rows)
     regular = sorted((c.value, c.colour) for c in cards if not c.joker)
     assert regular == puzzle.tile_list()
@@ -59,7 +60,7 @@ def test_jokers_show_what_they_stand_for(turn):
         + [f"={g.value}{config.COLOURS[c]}" for g in arrangement.groups for c in g.jokers]
     )
     assert len(expected) == 2
-    cards = _cards(puzzle_rows(puzzle, arrangement))
+    cards = _cards(arrangement_rows(puzzle, arrangement))
     assert sorted(c.stands_for for c in cards if c.joker) == expected
     figure = draw_puzzles([puzzle], [arrangement])
     assert sorted(t.get_text() for t in _labelled(figure, "stands")) == expected
@@ -69,7 +70,7 @@ def test_jokers_show_what_they_stand_for(turn):
 def test_a_joker_in_a_run_stands_in_its_place_and_unplaced_tiles_stay_apart():
     puzzle = Puzzle.from_tiles([(1, 0), (3, 0), (4, 2), "J", "J"], k=4, m=2, n=5)
     arrangement = Arrangement(runs=(Run(0, 1, 3, jokers=(2,)),))
-    rows = puzzle_rows(puzzle, arrangement)
+    rows = arrangement_rows(puzzle, arrangement)
     assert [row.kind for row in rows] == ["run", "unplaced"]
     assert [(c.text, c.stands_for) for c in rows[0].cards] == [("1", ""), ("J", "=2b"), ("3", "")]
     unplaced = rows[1].cards
@@ -79,7 +80,7 @@ def test_a_joker_in_a_run_stands_in_its_place_and_unplaced_tiles_stay_apart():
 
 def test_a_group_shows_its_joker_among_its_colours():
     puzzle = Puzzle.from_tiles([(5, 0), (5, 3)], k=4, m=2, n=5, table=["J"])
-    rows = puzzle_rows(puzzle, Arrangement(groups=(Group(5, (0, 3), jokers=(1,)),)))
+    rows = arrangement_rows(puzzle, Arrangement(groups=(Group(5, (0, 3), jokers=(1,)),)))
     assert [(c.text, c.stands_for, c.table) for c in rows[0].cards] == [
         ("5", "", False), ("J", "=5g", True), ("5", "", False),
     ]  # fmt: skip
@@ -89,7 +90,7 @@ def test_copies_on_rack_and_table_are_marked_as_many_as_each_holds():
     # 1b 2b 3b twice, one copy each on the table: two equal runs, one the table's.
     tiles = [(1, 0), (2, 0), (3, 0)]
     puzzle = Puzzle.from_tiles(tiles, k=4, m=2, n=5, table=tiles)
-    rows = puzzle_rows(puzzle, solve(puzzle).arrangement)
+    rows = arrangement_rows(puzzle, solve(puzzle).arrangement)
     assert [(row.kind, [c.table for c in row.cards]) for row in rows] == [
         ("run", [True, True, True]), ("run", [False, False, False]),
     ]  # fmt: skip
@@ -98,7 +99,7 @@ def test_copies_on_rack_and_table_are_marked_as_many_as_each_holds():
 def test_a_wrong_arrangement_is_not_drawn():
     puzzle = Puzzle.from_tiles([(1, 0), (2, 0), (3, 0)], k=4, m=2, n=5)
     with pytest.raises(InvalidArrangement):
-        puzzle_rows(puzzle, Arrangement(runs=(Run(0, 2, 4),)))
+        arrangement_rows(puzzle, Arrangement(runs=(Run(0, 2, 4),)))
 
 
 def test_the_figure_has_a_card_per_tile(turn):
@@ -126,7 +127,7 @@ def test_an_infeasible_puzzle_is_drawn_with_a_note():
     puzzle = Puzzle.from_tiles([(1, 2)], k=4, m=2, n=5, table=[(5, 0), (5, 1)])
     solution = solve(puzzle)
     assert not solution.feasible
-    rows = puzzle_rows(puzzle, solution.arrangement)
+    rows = arrangement_rows(puzzle, solution.arrangement)
     assert [(row.kind, len(row.cards)) for row in rows] == [("table", 2), ("rack", 1)]
     assert all(c.table for c in rows[0].cards) and not rows[1].cards[0].table
     figure = draw_puzzles([puzzle], [None])
@@ -147,6 +148,32 @@ def test_a_picture_keeps_every_text_on_its_canvas(turn):
     # number), and one whose cards reach three digits.
     assert clipped_texts(draw_puzzles([infeasible], [None], numbers=[20])) == []
     assert clipped_texts(draw_puzzles(puzzles, arrangements, numbers=[18, 19, 20])) == []
+
+
+def test_a_solution_draws_itself_in_a_notebook(turn):
+    puzzle, arrangement = turn
+    solution = solve(puzzle)
+    svg = solution._repr_svg_()
+    assert svg.startswith("<?xml") and "</svg>" in svg
+    assert f"score {solution.score} of {puzzle.points}" in svg
+    # The same picture as rumdiff show draws, but for its title's number.
+    import io
+
+    from matplotlib import rc_context
+
+    from rumdiff.puzzle.cards import SVG_SETTINGS
+
+    out = io.StringIO()
+    with rc_context(SVG_SETTINGS):
+        draw_puzzles([puzzle], [arrangement]).savefig(out, format="svg", metadata={"Date": None})
+    assert out.getvalue().replace("puzzle 1: score", "score") == svg
+    infeasible = solve(Puzzle.from_tiles([(1, 2)], k=4, m=2, n=5, table=[(5, 0), (5, 1)]))
+    assert "infeasible" in infeasible._repr_svg_()
+
+
+def test_a_solution_too_tall_to_draw_falls_back_to_its_text(monkeypatch, turn):
+    monkeypatch.setattr(config, "SHOW_MAX_INCHES", 1)
+    assert solve(turn[0])._repr_svg_() is None  # Jupyter then shows its repr
 
 
 # --- the command ----------------------------------------------------------------------

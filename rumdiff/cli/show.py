@@ -75,7 +75,7 @@ def puzzle_numbers(text: str) -> tuple[int, ...]:
 def run(args) -> int:
     import sys
 
-    from rumdiff.report.tiles import draw_puzzles, figure_inches
+    from rumdiff.solve.display import draw_puzzles, figure_inches
 
     suffix = os.path.splitext(args.output)[1].lower()
     if suffix not in FORMATS:
@@ -166,10 +166,11 @@ def _save(figure, path: str, form: str) -> None:
     from matplotlib import rc_context
 
     from rumdiff.atomic import atomic_write
+    from rumdiff.puzzle.cards import SVG_SETTINGS
 
     metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(form)
     try:
-        with rc_context({"svg.fonttype": "none", "svg.hashsalt": "rumdiff"}):
+        with rc_context(SVG_SETTINGS):
             atomic_write(
                 path,
                 lambda temporary: figure.savefig(

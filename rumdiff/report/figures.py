@@ -1,4 +1,5 @@
-"""Every figure rumdiff draws, with matplotlib's object-oriented API (no pyplot, no display).
+"""Every figure of a report and of an exploration, with matplotlib's object-oriented API
+(no pyplot, no display); pictures of puzzles are drawn by rumdiff.puzzle.cards.
 
 Each function returns a :class:`matplotlib.figure.Figure`; callers save it with
 :func:`rumdiff.atomic.atomic_write_png`.
