@@ -1,18 +1,19 @@
 """Solutions as players see them (rumdiff.solve.display): the cards of each arrangement,
-drawn (``rumdiff show``, Jupyter)."""
+as text (``rumdiff solve --show``) and drawn (``rumdiff show``, Jupyter)."""
 
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rumdiff import config
 from rumdiff.cli import main
 from rumdiff.puzzle import Puzzle, read_puzzles
 from rumdiff.solve import Arrangement, Group, InvalidArrangement, Run, solve
-from rumdiff.solve.display import arrangement_rows, draw_puzzles
+from rumdiff.solve.display import arrangement_rows, draw_puzzles, solution_text
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 TURN = EXAMPLES / "turn.in"
@@ -150,6 +151,44 @@ def test_a_picture_keeps_every_text_on_its_canvas(turn):
     assert clipped_texts(draw_puzzles(puzzles, arrangements, numbers=[18, 19, 20])) == []
 
 
+def test_the_text_marks_rack_tiles_and_the_sets_they_change(turn):
+    puzzle, arrangement = turn
+    assert solution_text(puzzle, arrangement).splitlines() == [
+        "run   9b 10b 11b",
+        "group 1b 1g 1r",
+        "group +2b J=2g +2r  # changed",  # the table's joker, two tiles from the rack
+        "group 4b 4g 4r",
+        "group +J=8b +8g +8r  # new",
+    ]
+    # Every rack tile placed is marked once: the rack less what stays on it.
+    text = solution_text(puzzle, arrangement)
+    unplaced = [r for r in arrangement_rows(puzzle, arrangement) if r.kind == "unplaced"]
+    rack = int(puzzle.rack.sum()) + puzzle.jokers - puzzle.table_jokers
+    assert text.count("+") == rack - sum(len(r.cards) for r in unplaced)
+
+
+def test_without_a_table_the_text_is_the_arrangements(section_4_1):
+    from helpers import random_copies
+
+    rng = np.random.default_rng(8)
+    puzzles = list(section_4_1) + [
+        Puzzle(random_copies(rng, k=k, m=2, n=n), m=2) for k, n in ((4, 13), (5, 30), (6, 20))
+    ]
+    for puzzle in puzzles:
+        arrangement = solve(puzzle).arrangement
+        assert solution_text(puzzle, arrangement) == str(arrangement)
+    # With rack jokers alone: no marks, a group's joker in its colour's place.
+    jokers = Puzzle.from_tiles([(5, 0), (5, 3), "J"], k=4, m=2, n=5)
+    arrangement = Arrangement(groups=(Group(5, (0, 3), jokers=(1,)),))
+    assert solution_text(jokers, arrangement) == "group 5b J=5g 5y"
+
+
+def test_solve_show_prints_the_marks(tmp_path, capsys):
+    assert main(["solve", str(TURN), "-n", "13", "--show"]) == 0
+    out = capsys.readouterr().out
+    assert "group +J=8b +8g +8r  # new\n" in out and "run   9b 10b 11b\n" in out
+
+
 def test_a_solution_draws_itself_in_a_notebook(turn):
     puzzle, arrangement = turn
     solution = solve(puzzle)
@@ -249,7 +288,30 @@ def test_a_long_file_draws_its_first_puzzles_and_says_so(puzzle_file, tmp_path, 
     assert main(["show", str(puzzle_file), "-o", str(out)]) == 0
     text = out.read_text()
     assert "puzzle 1:" in text and "puzzle 2:" in text and "puzzle 3" not in text
-    assert "drew puzzles 1-2 of 3" in capsys.readouterr().err
+    assert "drew puzzles 1-2 of 3 in" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_show_says_why_it_stopped(stdin, puzzle_file, tmp_path, monkeypatch, capsys):
+    import io
+
+    def run():
+        if stdin:
+            data = io.BytesIO(puzzle_file.read_bytes())
+            monkeypatch.setattr("sys.stdin", io.TextIOWrapper(data))
+        name = "-" if stdin else str(puzzle_file)
+        assert main(["show", name, "-o", str(tmp_path / "o.png")]) == 0
+        return capsys.readouterr().err
+
+    monkeypatch.setattr(config, "SHOW_MAX_PUZZLES", 2)
+    many = "3" if not stdin else "more"  # a stream is read only as far as it is drawn
+    assert f"drew puzzles 1-2 of {many} in" in (err := run())
+    assert ": a picture holds at most 2 puzzles; pick others with --puzzles" in err
+    monkeypatch.setattr(config, "SHOW_MAX_PUZZLES", 20)
+    monkeypatch.setattr(config, "SHOW_MAX_INCHES", 2)  # room for the first puzzle alone
+    err = run()
+    assert "drew puzzles 1-1 of 3 in" in err  # all three read this time
+    assert ": puzzle 2 would make the picture taller than 2 inches; pick others" in err
 
 
 def test_a_picture_too_tall_is_refused(puzzle_file, tmp_path, monkeypatch, capsys):

@@ -153,9 +153,11 @@ def _screen(args, low: int, high: int | None):
 
 def _solutions_text(result) -> str:
     """Each puzzle's score and optimal arrangement, as ``rumdiff solve --show`` prints them."""
+    from rumdiff.solve.display import solution_text
+
     lines = []
     for number, solution in enumerate(result.solutions, start=1):
-        shown = str(solution.arrangement)
+        shown = solution_text(solution.puzzle, solution.arrangement)
         lines += [str(solution.score), f"# puzzle {number}", *([shown] if shown else []), "#"]
     return "".join(line + "\n" for line in lines)
 

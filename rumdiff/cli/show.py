@@ -88,9 +88,14 @@ def run(args) -> int:
     arrangements = [_solve(args, number, puzzle) for number, puzzle in pairs]
     height = figure_inches(puzzles, arrangements)[1]
     # By default, as many of the first puzzles as fit: large ones take many inches each.
+    why = f"a picture holds at most {config.SHOW_MAX_PUZZLES} puzzles"
     while args.puzzles is None and height > config.SHOW_MAX_INCHES and len(puzzles) > 1:
         del numbers[-1], puzzles[-1], arrangements[-1]
         height = figure_inches(puzzles, arrangements)[1]
+        why = (
+            f"puzzle {numbers[-1] + 1} would make the picture taller than "
+            f"{config.SHOW_MAX_INCHES} inches"
+        )
     if height > config.SHOW_MAX_INCHES:
         what = "these puzzles" if len(puzzles) > 1 else f"puzzle {numbers[0]}"
         raise UserError(
@@ -99,10 +104,10 @@ def run(args) -> int:
         )
     figure = draw_puzzles(puzzles, arrangements, numbers=numbers)
     _save(figure, args.output, FORMATS[suffix])
-    if args.puzzles is None and count > len(puzzles):
+    if args.puzzles is None and (count < 0 or count > len(puzzles)):
         more = f"{count:,}" if count > 0 else "more"
-        print(f"rumdiff show: drew puzzles 1-{len(puzzles)} of {more} in {args.file}; pick "
-              "others with --puzzles", file=sys.stderr)  # fmt: skip
+        print(f"rumdiff show: drew puzzles 1-{len(puzzles)} of {more} in {args.file}: {why}; "
+              "pick others with --puzzles", file=sys.stderr)  # fmt: skip
     return 0
 
 

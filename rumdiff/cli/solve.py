@@ -50,8 +50,9 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--show", action="store_true",
-        help="print each optimal arrangement after its score (a joker as J=5r: what it "
-        "stands for)",
+        help="print each optimal arrangement after its score, a line per run and group (a "
+        "joker as J=5r: what it stands for); with a table, + marks a tile from the rack, "
+        "and '# new' or '# changed' a set of rack tiles alone or of rack and table tiles",
     )  # fmt: skip
     parser.add_argument(
         "--objective", choices=("value", "tiles"), default="value",
@@ -221,6 +222,7 @@ def solve_piece(piece, m: int, options: tuple) -> list:
     """
     from rumdiff.puzzle import Puzzle
     from rumdiff.solve import SolverBudgetError, solve
+    from rumdiff.solve.display import solution_text
 
     beam_width, max_states, ilp_fallback, show, objective = options
     copies, jokers, table, table_jokers = piece
@@ -254,6 +256,6 @@ def solve_piece(piece, m: int, options: tuple) -> list:
         if not solution.feasible:
             out.append((INFEASIBLE, "" if show else None, row, None))
             continue
-        shown = str(solution.arrangement) if show else None
+        shown = solution_text(puzzle, solution.arrangement) if show else None
         out.append((str(solution.score), shown, row, None))
     return out

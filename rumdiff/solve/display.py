@@ -2,8 +2,10 @@
 
 :func:`arrangement_rows` turns a puzzle's arrangement into rows of
 :class:`rumdiff.puzzle.cards.Card` s: one per run and group, then the rack tiles left,
-each card marked as a table or a rack tile. :func:`draw_puzzles` draws them as
-``rumdiff show`` writes them and ``Solution._repr_svg_`` shows them in Jupyter (the
+each card marked as a table or a rack tile. From the same rows :func:`solution_text`
+writes what ``rumdiff solve --show`` prints (a rack tile marked ``+``, a set taking
+rack tiles ``# new`` or ``# changed``, for puzzles with a table) and :func:`draw_puzzles`
+draws what ``rumdiff show`` writes and ``Solution._repr_svg_`` shows in Jupyter (the
 cards and layout of :mod:`rumdiff.puzzle.cards`).
 """
 
@@ -29,7 +31,12 @@ __all__ = [
     "figure_inches",
     "solution_panel",
     "solution_svg",
+    "solution_text",
 ]
+
+#: What ``solution_text`` writes after a set of a puzzle with a table, by whether the set
+#: holds table tiles and rack tiles.
+SET_MARKS = {(False, True): "  # new", (True, True): "  # changed", (True, False): ""}
 
 
 def arrangement_rows(puzzle, arrangement) -> list[Row]:
@@ -80,6 +87,31 @@ def arrangement_rows(puzzle, arrangement) -> list[Row]:
     if unplaced:
         rows.append(Row("unplaced", unplaced))
     return rows
+
+
+def solution_text(puzzle, arrangement) -> str:
+    """The arrangement as ``rumdiff solve --show`` prints it: a line per run and group.
+
+    Without a table the lines are ``str(arrangement)``'s, but for a group's joker, which
+    stands in its colour's place (``5b J=5g 5y``), as drawn. With a table, each tile from
+    the rack is marked ``+``, and a set that takes rack tiles ends in ``# new`` (rack tiles
+    alone) or ``# changed`` (rack tiles joined to table tiles). The file gives the table's
+    tiles, not its sets before the move, so a set of table tiles alone may still have
+    been rearranged; of copies alike, the table's are the first ones met.
+    """
+    tabled = puzzle.table is not None or puzzle.table_jokers > 0
+    lines = []
+    for row in arrangement_rows(puzzle, arrangement):
+        if row.kind not in ("run", "group"):
+            continue
+        table = [card.table for card in row.cards]
+        tiles = " ".join(
+            ("+" if tabled and not on_table else "") + card.token
+            for on_table, card in zip(table, row.cards, strict=True)
+        )
+        end = SET_MARKS[(any(table), not all(table))] if tabled else ""
+        lines.append(f"{row.kind:<5} {tiles}{end}")
+    return "\n".join(lines)
 
 
 def solution_panel(puzzle, arrangement, number: int | None = None) -> Panel:
