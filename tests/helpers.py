@@ -84,8 +84,9 @@ def train_model(dataset, folder, *, feature_set="all"):
 
 
 def clipped_texts(figure) -> list[str]:
-    """The texts of ``figure``, drawn, that stick out of its canvas or run into another
-    axes or its texts (a colour bar over a title); empty when nothing is clipped."""
+    """The texts of ``figure``, drawn, that stick out of its canvas, run into another axes
+    (a colour bar over a title) or overlap another text (a legend over a bar's label);
+    empty when nothing is clipped."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Text
 
@@ -119,7 +120,7 @@ def clipped_texts(figure) -> list[str]:
             if axes is not text.axes and box.overlaps(area):
                 problems.append(f"{name} runs into another axes")
         for other, other_box in texts:
-            if other.axes is not text.axes and id(other) < id(text) and box.overlaps(other_box):
+            if id(other) < id(text) and box.overlaps(other_box):
                 problems.append(f"{name} overlaps {other.get_text()!r}")
     return problems
 

@@ -86,3 +86,18 @@ def test_a_clipped_title_is_found():
     covered.colorbar(axes.imshow(np.eye(3)), ax=axes)
     axes.set_title("a title that runs on over the colour bar\nbeside its square axes")
     assert any("runs into another axes" in p for p in clipped_texts(covered))
+
+
+def test_the_class_chart_beside_the_thesis_keeps_its_legend_off_the_bars():
+    from rumdiff import config
+
+    # The thesis model's shares beside the thesis's: the legend once hid "27.7%".
+    table = pd.DataFrame({
+        "label": [1, 2, 3, 4], "class": list(config.LABEL_NAMES),
+        "rows": [67_695, 110_621, 109_122, 112_562],
+        "percent": [16.9237, 27.6552, 27.2805, 28.1405],
+        "thesis_percent": [25.9, 17.4, 28.0, 28.7],
+    })  # fmt: skip
+    cuts = class_cuts("search", config.THESIS_LABELS["search"])
+    figure = figures.distribution_figure(table, cuts, "search_transitions", TITLES[1])
+    assert len(figure.axes[0].containers) == 2 and clipped_texts(figure) == []

@@ -91,7 +91,7 @@ def distribution_figure(table: pd.DataFrame, cuts, unit: str, title: str):
     axes.bar_label(bars, fmt="%.1f%%", fontsize=8)
     if thesis:
         axes.bar(x + 0.2, table["thesis_percent"], width=0.4, label="thesis (time labels)")
-        axes.legend()
+        figure.legend(loc="outside lower center", ncols=2)  # off the bars and their labels
     axes.set_xticks(x, [f"{name}\n{cut}" for name, cut in zip(table["class"], cuts, strict=True)])
     axes.set_xlabel(f"class: its range of {unit}")
     axes.set_ylabel("% of puzzles")
