@@ -19,10 +19,20 @@ $(VENV)/.installed: pyproject.toml
 
 run: setup
 	$(BIN)/rumdiff generate $(OUT)/dataset.parquet --count $(COUNT) --seed $(SEED) --resume
-	$(BIN)/rumdiff train $(OUT)/dataset.parquet -o $(OUT)/report --model $(OUT)/model.skops --seed $(SEED)
-	$(BIN)/rumdiff predict data/examples/mixed-20.in --model $(OUT)/model.skops
-	@$(BIN)/python -c "import json, sys; cv = json.load(open(sys.argv[1]))['cv']; print('10-fold CV: accuracy %.4f, macro-F1 %.4f' % (cv['accuracy'], cv['macro_f1']))" $(OUT)/model.skops.json
-	@echo "report: $(OUT)/report/report.md (figures beside it)  model: $(OUT)/model.skops  dataset: $(OUT)/dataset.parquet"
+	$(BIN)/rumdiff train $(OUT)/dataset.parquet -o $(OUT)/report --seed $(SEED)
+	$(BIN)/rumdiff predict data/examples/mixed-20.in --model $(OUT)/report/model.skops
+	@$(BIN)/python -c "import json, sys; cv = json.load(open(sys.argv[1]))['cv']; print('10-fold CV: accuracy %.4f, macro-F1 %.4f' % (cv['accuracy'], cv['macro_f1']))" $(OUT)/report/model.skops.json
+	@echo "report: $(OUT)/report/report.md (figures beside it)  model: $(OUT)/report/model.skops  dataset: $(OUT)/dataset.parquet"
+
+# $(call ship,DIR,NAME): put the model rumdiff train wrote in DIR into models/NAME.skops,
+# with its sidecar. Each file is copied beside its target, then renamed over it; should
+# the two renames be split, loading refuses the pair (the sidecar holds the model's SHA-256).
+define ship
+	cp $(1)/model.skops models/.$(2).skops.new
+	cp $(1)/model.skops.json models/.$(2).skops.json.new
+	mv models/.$(2).skops.new models/$(2).skops
+	mv models/.$(2).skops.json.new models/$(2).skops.json
+endef
 
 # The default model shipped in models/ (rumdiff predict uses it when given no --model):
 # one model across families, trained on the mix of models/default-mix.txt (24 datasets,
@@ -35,14 +45,16 @@ default-model: setup
 		$(BIN)/rumdiff generate data/generated/mix/$$name.parquet --count $$count $$options \
 			--features scaled --resume -q || exit 1; done
 	$(BIN)/rumdiff train $(MIX:%=data/generated/mix/%.parquet) --features scaled \
-		--grid mix -o runs/default-model --model models/default.skops --seed 0
+		--grid mix -o runs/default-model --seed 0
+	$(call ship,runs/default-model,default)
 
 # The thesis's model (rumdiff predict --model thesis): G(4, 2, 100) without jokers,
 # 400,000 puzzles with search labels at that family's terciles, as the thesis's (about
 # 15 + 6 minutes on 2 cores).
 thesis-model: setup
 	$(BIN)/rumdiff generate data/generated/thesis.parquet --count 400000 --seed 400 --resume --thresholds 2500000,5700000
-	$(BIN)/rumdiff train data/generated/thesis.parquet -o runs/thesis-model --model models/thesis.skops --seed 0 --compare
+	$(BIN)/rumdiff train data/generated/thesis.parquet -o runs/thesis-model --seed 0 --compare
+	$(call ship,runs/thesis-model,thesis)
 
 # A model of G(4, 2, 100) puzzles with two rack jokers (issue #22; not shipped): 8,000
 # simplex puzzles labelled at their family's effort terciles (docs/decisions/joker-model.md).

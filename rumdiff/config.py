@@ -50,6 +50,14 @@ BEAM_WIDEN = 4
 
 #: Random seed used when the user gives none.
 SEED = 0
+#: Worker processes of every command that takes --jobs (generate, solve, train, explore)
+#: when the user gives none: -1, every core (joblib's convention; -2 all but one).
+#: Results never depend on it.
+JOBS = -1
+#: Seconds of work done in the main process before worker processes start (rumdiff
+#: solve, puzzles made to order): spawning two takes about 3 s, more than ten hard
+#: G(4, 2, 100) puzzles need (experiments/bench_order.py), so short work never starts them.
+SPAWN_SECONDS = 2.0
 
 # --- Puzzle generator (rumdiff.data.generator) ----------------------------------------
 #: Generation mode used when the user gives none: "fixed", "mixed" or "simplex".
@@ -95,9 +103,6 @@ ORDER_TASK = 8
 #: turn's 2 * n * k) to keep it in a set (138). python experiments/order_memory.py
 ORDER_TILE_BYTES = 50
 ORDER_KEY_BYTES = 200
-#: Seconds of search in the main process before worker processes start: spawning two
-#: takes about 3 s, more than ten hard G(4, 2, 100) puzzles need (experiments/bench_order.py).
-ORDER_SPAWN_SECONDS = 2.0
 #: The filter (rumdiff.learn.screen): for a class, search a candidate when the default
 #: model gives the class at least this probability; for an effort range, unless the
 #: predicted log10(effort + 1) lies more than ORDER_MARGIN outside it. Both keep at least
@@ -207,9 +212,6 @@ NAMED_MODELS = {"thesis": "models/thesis.skops"}
 MODEL_NAME = "model.skops"
 #: Output formats of ``rumdiff predict``.
 PREDICT_FORMATS = ("table", "csv")
-#: Parallel workers for training when the user gives none (-1: every core). Results do
-#: not depend on it.
-TRAIN_JOBS = -1
 
 # --- Difficulty labels, datasets and exploration (rumdiff.data, rumdiff.report) -------
 #: Difficulty classes 1..4, by name.
@@ -257,6 +259,11 @@ LABEL_THRESHOLDS = {
     "solver": (30_000, 150_000),
     "time": (0.0001, 0.1, 1.0),
 }
+#: Labels of the thesis's kind on its family: its own time thresholds, and the search
+#: effort's terciles of G(4, 2, 100) in the thesis's mix, whose classes take the shares of
+#: the thesis's (docs/decisions/search-thresholds.md, make thesis-model). A training
+#: report sets its figures beside the thesis's only for such labels of such puzzles.
+THESIS_LABELS = {"search": (2_500_000, 5_700_000), "time": LABEL_THRESHOLDS["time"]}
 #: Feature set stored in a dataset when the user gives none (one of DATASET_FEATURE_SETS).
 DATASET_FEATURE_SET = "all"
 #: Puzzles in a dataset when the user gives none (about a minute and a half on 2 cores).
@@ -266,8 +273,6 @@ DATASET_COUNT = 20_000
 DATASET_CHUNK = 500
 #: Times each puzzle is solved for its seconds (the minimum is kept).
 DATASET_REPEATS = 1
-#: Worker processes that solve datasets and explorations (joblib: -1 every core).
-DATASET_JOBS = -1
 #: Version of the dataset layout, written to the metadata sidecar. Format 1 (rumdiff
 #: 0.1) had one set of effort columns (states, transitions, seconds) of the solver run
 #: with the recorded beam width; it is read as format 2 (rumdiff.data.schema).
@@ -299,8 +304,7 @@ QUOTE_CHARS = 200
 PUZZLE_BLOCK_CELLS = 1_000_000
 #: rumdiff solve shows a progress bar for files of at least this many puzzles.
 SOLVE_PROGRESS_PUZZLES = 1_000
-#: rumdiff solve's worker processes, and the puzzles each of its tasks solves.
-SOLVE_JOBS = 1
+#: Puzzles each task of rumdiff solve solves.
 SOLVE_TASK_PUZZLES = 50
 #: Longest line a puzzle file may have: the most tiles a puzzle holds (n = MAX_N, k = 6,
 #: m = 3), at most 11 bytes each.

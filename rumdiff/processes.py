@@ -11,9 +11,11 @@ locks.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 __all__ = [
@@ -25,6 +27,9 @@ __all__ = [
     "effective_jobs",
     "run_unordered",
 ]
+
+#: The end of an iterator of tasks (a task may be any value).
+_END = object()
 
 #: prctl option that sets the signal a process gets when its parent dies (Linux).
 _PR_SET_PDEATHSIG = 1
@@ -52,15 +57,19 @@ def effective_jobs(jobs: int) -> int:
     return jobs if jobs > 0 else max(1, cores + 1 + jobs)
 
 
-def run_unordered(function, tasks, *, jobs: int, client=None, ordered: bool = False):
+def run_unordered(
+    function, tasks, *, jobs: int, client=None, ordered: bool = False, local_seconds: float = 0.0
+):
     """Yield ``function(*task)`` for every task, in the order they finish (or in the
     tasks' order if ``ordered``).
 
     ``tasks`` may be a generator: at most two tasks per worker are taken from it ahead
     of the results, so memory holds a window of tasks, not all of them. With a Dask
     ``client`` the tasks run on its cluster (:func:`rumdiff.cluster.run_on_cluster`).
-    Otherwise, with one worker (or one task) they run here, in order; else a pool of
-    fresh (spawned) processes runs them, each made to die with this process
+    Otherwise, with one worker (or one task) they run here, in order; else the first
+    tasks run here, in order, until they have taken ``local_seconds`` (work too short
+    to pay for starting processes never starts them), and a pool of fresh (spawned)
+    processes runs the rest, each made to die with this process
     (:func:`die_with_parent`), never more processes than tasks when their number is
     known. Closing the generator early cancels the tasks not started; the running ones
     end with their worker.
@@ -73,11 +82,19 @@ def run_unordered(function, tasks, *, jobs: int, client=None, ordered: bool = Fa
     workers = effective_jobs(jobs)
     if hasattr(tasks, "__len__"):
         workers = min(workers, len(tasks))
-    if workers <= 1:
-        for task in tasks:
-            yield function(*task)
-        return
-    yield from _pool(function, iter(tasks), workers, ordered)
+    tasks = iter(tasks)
+    spent = 0.0  # seconds of work done here (not the caller's time between results)
+    while workers <= 1 or spent < local_seconds:
+        task = next(tasks, _END)
+        if task is _END:
+            return
+        began = time.perf_counter()
+        result = function(*task)
+        spent += time.perf_counter() - began
+        yield result
+    first = next(tasks, _END)
+    if first is not _END:
+        yield from _pool(function, itertools.chain([first], tasks), workers, ordered)
 
 
 def _pool(function, tasks, workers: int, ordered: bool):

@@ -119,3 +119,52 @@ def run_capped(argv: list[str], *, python: bool = False) -> tuple[int, int, str]
     )
     code, peak = map(int, done.stdout.split())
     return code, peak, done.stderr
+
+
+def clipped_texts(figure) -> list[str]:
+    """The texts of ``figure``, drawn, that stick out of its canvas, run into another axes
+    (a colour bar over a title) or overlap another text (a legend over a bar's label);
+    empty when nothing is clipped."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    canvas_box = figure.bbox
+    areas = [(axes, axes.get_window_extent(renderer)) for axes in figure.axes]
+    hidden = {  # the labels of ticks outside the view, which are never drawn
+        id(label)
+        for axes in figure.axes
+        for axis in axes._axis_map.values()
+        for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+        if not _in_view(tick.get_loc(), axis.get_view_interval())
+        for label in (tick.label1, tick.label2)
+    }
+    texts = [
+        (text, text.get_window_extent(renderer))
+        for text in figure.findobj(Text)
+        if text.get_visible() and text.get_text().strip() and id(text) not in hidden
+    ]
+    problems = []
+    for text, box in texts:
+        name = repr(text.get_text())
+        if (
+            box.x0 < canvas_box.x0 - 0.5 or box.y0 < canvas_box.y0 - 0.5
+            or box.x1 > canvas_box.x1 + 0.5 or box.y1 > canvas_box.y1 + 0.5
+        ):  # fmt: skip
+            problems.append(f"{name} sticks out of the canvas: {box.bounds}")
+        for axes, area in areas:
+            if axes is not text.axes and box.overlaps(area):
+                problems.append(f"{name} runs into another axes")
+        for other, other_box in texts:
+            if id(other) < id(text) and box.overlaps(other_box):
+                problems.append(f"{name} overlaps {other.get_text()!r}")
+    return problems
+
+
+def _in_view(location, interval) -> bool:
+    """Whether a tick at ``location`` lies in an axis's view ``interval`` (either order)."""
+    low, high = sorted(interval)
+    slack = 1e-9 * max(abs(low), abs(high), 1)
+    return location is not None and low - slack <= location <= high + slack

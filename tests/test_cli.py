@@ -36,10 +36,50 @@ def test_every_option_shows_its_default_in_help(command, monkeypatch):
         assert "(default" in block or "(required)" in block, (command, block)
 
 
+def test_jobs_has_one_default_and_one_help_everywhere():
+    from rumdiff import config
+
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command")
+    jobs = [
+        action
+        for parser in subparsers.choices.values()
+        for action in parser._actions
+        if "--jobs" in action.option_strings
+    ]
+    assert len(jobs) == 4  # generate, solve, train, explore
+    assert {action.default for action in jobs} == {config.JOBS}
+    assert len({action.help.split(";")[0] for action in jobs}) == 1
+
+
 def test_usage_error_is_one_line_with_exit_code_2(capsys):
     assert main(["solve"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "error:" in err
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["solve", "a.in", "--shwo"], "rumdiff solve: error: unrecognized arguments: --shwo; "
+         "did you mean --show? (see rumdiff solve --help)"),
+        (["predict", "a.in", "--modle=x"], "--modle=x; did you mean --model? "
+         "(see rumdiff predict --help)"),
+        (["train", "d.csv", "-o", "out", "--jbos", "2"], "did you mean --jobs? "
+         "(see rumdiff train --help)"),
+        (["show", "a.in", "-o", "a.png", "b.in"], "unrecognized arguments: b.in "
+         "(see rumdiff show --help)"),
+        (["--shwo"], "rumdiff: error: unrecognized arguments: --shwo (see rumdiff --help)"),
+    ],
+)  # fmt: skip
+def test_an_unknown_option_names_its_commands_help_and_the_nearest_option(argv, expected, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and expected in err
+
+
+def test_an_option_far_from_any_is_not_guessed(capsys):
+    assert main(["solve", "a.in", "--zzzzzz"]) == 2
+    assert "did you mean" not in capsys.readouterr().err
 
 
 @pytest.fixture

@@ -44,8 +44,32 @@ def test_writes_puzzles_solutions_and_sidecar(tmp_path, capsys):
         assert key in side
 
 
+def test_random_racks_of_the_game_say_what_hard_measures_and_point_to_turns(tmp_path, capsys):
+    out = tmp_path / "racks.in"
+    argv = ["generate", str(out), "--effort", RANGE, "--count", "1", "-n", "13", "--seed", "3"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "not turns of the game" in err and "draw turns (--mode turn)" in err
+    measure = json.loads((tmp_path / "racks.in.json").read_text())["order"]["classes_measure"]
+    assert "reference search" in measure and "one scale for every family" in measure
+    assert "--mode turn" in measure
+    turns = ["generate", str(tmp_path / "turns.in"), "--effort", "1:", "--count", "1",
+             "--mode", "turn", "-n", "13", "--seed", "3"]  # fmt: skip
+    assert main(turns) == 0
+    assert "note" not in capsys.readouterr().err  # turns are the game's puzzles
+
+
+def test_difficulty_help_says_what_the_classes_measure(capsys):
+    assert main(["generate", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    low, high = config.LABEL_THRESHOLDS["search"]
+    assert f"moderate < {low:,} <= medium < {high:,} <= hard transitions" in text
+    assert "one scale for every family" in text and "--mode turn" in text
+    assert f"({low:,},{high:,})" not in text  # a list of numbers with separators misreads
+
+
 def test_same_file_with_one_or_two_jobs(tmp_path, monkeypatch):
-    monkeypatch.setattr(config, "ORDER_SPAWN_SECONDS", 0.0)  # workers from the first block
+    monkeypatch.setattr(config, "SPAWN_SECONDS", 0.0)  # workers from the first block
     texts = []
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs{jobs}.in"

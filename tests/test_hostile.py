@@ -111,15 +111,20 @@ def test_the_cap_catches_a_reader_that_holds_the_whole_file(tmp_path):
 
 
 def test_train_refuses_a_model_path_that_is_its_dataset(tmp_path, capsys):
-    dataset = tmp_path / "d.csv"
+    out = tmp_path / "out"
+    out.mkdir()
+    dataset = out / "model.skops"  # where train would write its model
     dataset.write_text("id\n0\n")
-    (tmp_path / "d.csv.json").write_text("{}")
+    (out / "model.skops.json").write_text("{}")
     before = dataset.read_bytes()
-    argv = ["train", str(dataset), "-o", str(tmp_path / "out"), "--model", str(dataset)]
+    argv = ["train", str(dataset), "-o", str(out)]
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert "is the input" in err and err.count("\n") == 1
-    assert dataset.read_bytes() == before and not (tmp_path / "out").exists()
+    assert dataset.read_bytes() == before and sorted(p.name for p in out.iterdir()) == [
+        "model.skops",
+        "model.skops.json",
+    ]
 
 
 @pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="no /dev/full")

@@ -160,3 +160,18 @@ def test_suggested_thresholds_keep_every_class_big_enough():
     transitions[rng.random(5000) < 0.2] = 0
     labels = label_by_transitions(transitions, suggest_thresholds(transitions))
     assert min(class_counts(labels).values()) >= 0.12 * 5000
+
+
+def test_class_ranges_cover_the_measure_without_gaps():
+    from rumdiff.data.labels import class_ranges
+
+    assert class_ranges("search") == [(0, 1), (1, 15_000), (15_000, 210_000), (210_000, None)]
+    assert class_ranges("solver", (10, 20)) == [(0, 1), (1, 10), (10, 20), (20, None)]
+    assert class_ranges("time", (0.5, 1, 2)) == [(0, 0.5), (0.5, 1.0), (1.0, 2.0), (2.0, None)]
+    # Each range holds exactly the efforts its class is labelled with.
+    for effort in (0, 1, 14_999, 15_000, 209_999, 210_000, 10**9):
+        label = label_by_transitions([effort], (15_000, 210_000))[0]
+        low, high = class_ranges("search")[label - 1]
+        assert low <= effort and (high is None or effort < high)
+    with pytest.raises(ValueError, match="increase strictly"):
+        class_ranges("search", (20, 10))

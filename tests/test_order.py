@@ -43,7 +43,7 @@ def test_accepted_are_the_first_candidates_in_range():
 
 
 def test_same_seed_same_puzzles_whatever_the_jobs(monkeypatch):
-    monkeypatch.setattr(config, "ORDER_SPAWN_SECONDS", 0.0)  # workers from the first block
+    monkeypatch.setattr(config, "SPAWN_SECONDS", 0.0)  # workers from the first block
     one = make_to_order(3, LOW, HIGH, **SMALL, jobs=1)
     two = make_to_order(3, LOW, HIGH, **SMALL, jobs=2)
     assert np.array_equal(one.puzzles.copies, two.puzzles.copies)

@@ -32,7 +32,7 @@ def puzzle_file(tmp_path_factory):
 
 def _columns():
     probabilities = [f"p_{name}" for name in config.LABEL_NAMES]
-    return ["puzzle", "label", "difficulty", *probabilities, "effort", "effort_low", "effort_high"]
+    return ["puzzle", "difficulty", *probabilities, "effort", "effort_low", "effort_high"]
 
 
 def test_predict_rows_and_probabilities(model, puzzle_file):
@@ -45,15 +45,56 @@ def test_predict_rows_and_probabilities(model, puzzle_file):
     proba = frame[[f"p_{name}" for name in config.LABEL_NAMES]].to_numpy()
     np.testing.assert_allclose(proba.sum(axis=1), 1)
     assert (proba >= 0).all()
-    np.testing.assert_array_equal(frame["label"], proba.argmax(axis=1) + 1)
     names = np.array(config.LABEL_NAMES, dtype=object)
-    np.testing.assert_array_equal(frame["difficulty"], names[frame["label"] - 1])
+    np.testing.assert_array_equal(frame["difficulty"], names[proba.argmax(axis=1)])
     np.testing.assert_allclose(proba, model.predict_proba(puzzles))
-    # The predicted effort: the forest's mean in log space, inside its trees' spread.
+    _assert_agrees(frame, model)
+    # The estimate is the forest's (its mean in log space) wherever that lies in the class.
+    raw = 10 ** model.regressor.predict(model.features(puzzles)) - 1
+    kept = frame["effort"].to_numpy() == raw
+    assert kept.sum() >= 30
+    np.testing.assert_allclose(frame["effort"], np.where(kept, raw, frame["effort"]))
+
+
+def _assert_agrees(frame, model):
+    """Every row agrees with itself: its estimate inside its interval and in its class's
+    range of the model's label measure."""
+    from rumdiff.data.labels import class_ranges
+
+    ranges = class_ranges(model.label_by, model.metadata["thresholds"])
     effort = frame[["effort_low", "effort", "effort_high"]].to_numpy()
-    assert (effort >= 0).all() and (effort[:, 0] <= effort[:, 2]).all()
-    logs = model.regressor.predict(model.features(puzzles))
-    np.testing.assert_allclose(effort[:, 1], 10**logs - 1)
+    assert (effort >= 0).all()
+    assert (effort[:, 0] <= effort[:, 1]).all() and (effort[:, 1] <= effort[:, 2]).all()
+    for name, estimate in zip(frame["difficulty"], effort[:, 1], strict=True):
+        low, high = ranges[config.LABEL_NAMES.index(name)]
+        assert low <= estimate and (high is None or estimate < high), (name, estimate)
+
+
+@pytest.mark.parametrize(
+    "label, raw, expected",
+    [
+        (1, (3.97e-05, 0, 0), (0, 0, 0)),  # easy: settled by bounds, no transition
+        (2, (5.7e3, 2e3, 1.6e4), (5.7e3, 2e3, 1.6e4)),  # inside its class: kept
+        (3, (5.7e3, 2e3, 1.2e4), (15_000, 2e3, 15_000)),  # below medium: its lowest
+        (2, (3e4, 2e4, 4e4), (14_999, 14_999, 4e4)),  # above moderate: its highest
+        (4, (2e5, 1.5e5, 2.5e5), (210_000, 1.5e5, 2.5e5)),
+        (4, (9e9, 8e9, 9.5e9), (9e9, 8e9, 9.5e9)),  # hard has no upper end
+    ],
+)
+def test_the_estimate_moves_into_its_class_and_the_interval_holds_it(label, raw, expected):
+    from rumdiff.learn.prediction import effort_in_class
+
+    got = effort_in_class(np.array([raw]), np.array([label]), "search", (15_000, 210_000))
+    np.testing.assert_allclose(got, [expected])
+
+
+def test_time_classes_end_just_below_their_cut():
+    from rumdiff.learn.prediction import effort_in_class
+
+    raw = np.array([[0.5, 0.2, 0.6], [0.5, 0.2, 0.6]])
+    got = effort_in_class(raw, np.array([2, 4]), "time", (0.0001, 0.1, 1.0))
+    below = np.nextafter(0.1, 0)  # moderate is [0.0001, 0.1) seconds
+    np.testing.assert_array_equal(got, [[below, below, 0.6], [1.0, 0.2, 1.0]])
 
 
 def test_predict_no_puzzles(model):
@@ -246,6 +287,28 @@ def test_the_default_model_answers_for_every_family_the_issue_names(tmp_path, ca
     assert main(["predict", str(outside)]) == 1
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "outside the scope" in error and "k * m <= 15" in error
+
+
+@pytest.mark.parametrize(
+    "family",
+    [
+        dict(k=4, m=2, n=100, mode="mixed"),
+        dict(k=4, m=2, n=13, mode="turn", jokers=2),
+        dict(k=3, m=2, n=50, mode="simplex"),
+        dict(k=5, m=2, n=50, mode="simplex", jokers=1),
+    ],
+)
+def test_the_shipped_model_agrees_with_itself_on_puzzles_it_never_saw(family):
+    # Seed 77: none of the training mix's (2301-2324; the thesis model's 400).
+    if not _shipped_model_usable(default_model_path()):
+        pytest.skip("the shipped model was saved with another scikit-learn")
+    from rumdiff.data.generator import generate
+    from rumdiff.learn.model import load_model
+
+    model = load_model(default_model_path())
+    frame = predict(model, generate(60, seed=77, **family).puzzles)
+    assert len(frame) == 60
+    _assert_agrees(frame, model)
 
 
 def test_a_table_is_never_easy(capsys):

@@ -153,3 +153,35 @@ def test_a_worker_that_dies_is_one_clear_error():
 
     with pytest.raises(WorkerError, match="a worker process died"):
         list(run_unordered(_suicide, [(i,) for i in range(4)], jobs=2))
+
+
+def _pid_after(seconds: float, index: int) -> tuple[int, int]:
+    time.sleep(seconds)
+    return index, os.getpid()
+
+
+def test_short_work_never_starts_workers():
+    from rumdiff.processes import run_unordered
+
+    tasks = ((0.0, i) for i in range(6))  # a generator: its length unknown
+    results = list(run_unordered(_pid_after, tasks, jobs=2, ordered=True, local_seconds=60))
+    assert results == [(i, os.getpid()) for i in range(6)]
+
+
+def test_work_that_goes_on_moves_to_workers_in_order():
+    from rumdiff.processes import run_unordered
+
+    tasks = [(0.15, i) for i in range(8)]
+    results = list(run_unordered(_pid_after, tasks, jobs=2, ordered=True, local_seconds=0.3))
+    assert [index for index, _ in results] == list(range(8))
+    here = [index for index, pid in results if pid == os.getpid()]
+    assert here == [0, 1]  # 0.3 s of work here, then the workers take the rest
+    assert all(pid != os.getpid() for _, pid in results[2:])
+
+
+def test_no_local_seconds_sends_every_task_to_the_workers():
+    from rumdiff.processes import run_unordered
+
+    results = list(run_unordered(_pid_after, [(0.0, i) for i in range(3)], jobs=2))
+    assert sorted(index for index, _ in results) == [0, 1, 2]
+    assert all(pid != os.getpid() for _, pid in results)

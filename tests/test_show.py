@@ -1,17 +1,19 @@
-"""Pictures of puzzles: the cards of each arrangement, and ``rumdiff show``."""
+"""Solutions as players see them (rumdiff.solve.display): the cards of each arrangement,
+as text (``rumdiff solve --show``) and drawn (``rumdiff show``, Jupyter)."""
 
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rumdiff import config
 from rumdiff.cli import main
 from rumdiff.puzzle import Puzzle, read_puzzles
-from rumdiff.report.tiles import draw_puzzles, puzzle_rows
 from rumdiff.solve import Arrangement, Group, InvalidArrangement, Run, solve
+from rumdiff.solve.display import arrangement_rows, draw_puzzles, solution_text
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 TURN = EXAMPLES / "turn.in"
@@ -35,7 +37,7 @@ def _labelled(figure, label):
 
 def test_every_tile_of_the_turn_is_on_one_card(turn):
     puzzle, arrangement = turn
-    rows = puzzle_rows(puzzle, arrangement)
+    rows = arrangement_rows(puzzle, arrangement)
     cards = _cards(rows)
     regular = sorted((c.value, c.colour) for c in cards if not c.joker)
     assert regular == puzzle.tile_list()
@@ -59,7 +61,7 @@ def test_jokers_show_what_they_stand_for(turn):
         + [f"={g.value}{config.COLOURS[c]}" for g in arrangement.groups for c in g.jokers]
     )
     assert len(expected) == 2
-    cards = _cards(puzzle_rows(puzzle, arrangement))
+    cards = _cards(arrangement_rows(puzzle, arrangement))
     assert sorted(c.stands_for for c in cards if c.joker) == expected
     figure = draw_puzzles([puzzle], [arrangement])
     assert sorted(t.get_text() for t in _labelled(figure, "stands")) == expected
@@ -69,7 +71,7 @@ def test_jokers_show_what_they_stand_for(turn):
 def test_a_joker_in_a_run_stands_in_its_place_and_unplaced_tiles_stay_apart():
     puzzle = Puzzle.from_tiles([(1, 0), (3, 0), (4, 2), "J", "J"], k=4, m=2, n=5)
     arrangement = Arrangement(runs=(Run(0, 1, 3, jokers=(2,)),))
-    rows = puzzle_rows(puzzle, arrangement)
+    rows = arrangement_rows(puzzle, arrangement)
     assert [row.kind for row in rows] == ["run", "unplaced"]
     assert [(c.text, c.stands_for) for c in rows[0].cards] == [("1", ""), ("J", "=2b"), ("3", "")]
     unplaced = rows[1].cards
@@ -79,7 +81,7 @@ def test_a_joker_in_a_run_stands_in_its_place_and_unplaced_tiles_stay_apart():
 
 def test_a_group_shows_its_joker_among_its_colours():
     puzzle = Puzzle.from_tiles([(5, 0), (5, 3)], k=4, m=2, n=5, table=["J"])
-    rows = puzzle_rows(puzzle, Arrangement(groups=(Group(5, (0, 3), jokers=(1,)),)))
+    rows = arrangement_rows(puzzle, Arrangement(groups=(Group(5, (0, 3), jokers=(1,)),)))
     assert [(c.text, c.stands_for, c.table) for c in rows[0].cards] == [
         ("5", "", False), ("J", "=5g", True), ("5", "", False),
     ]  # fmt: skip
@@ -89,7 +91,7 @@ def test_copies_on_rack_and_table_are_marked_as_many_as_each_holds():
     # 1b 2b 3b twice, one copy each on the table: two equal runs, one the table's.
     tiles = [(1, 0), (2, 0), (3, 0)]
     puzzle = Puzzle.from_tiles(tiles, k=4, m=2, n=5, table=tiles)
-    rows = puzzle_rows(puzzle, solve(puzzle).arrangement)
+    rows = arrangement_rows(puzzle, solve(puzzle).arrangement)
     assert [(row.kind, [c.table for c in row.cards]) for row in rows] == [
         ("run", [True, True, True]), ("run", [False, False, False]),
     ]  # fmt: skip
@@ -98,7 +100,7 @@ def test_copies_on_rack_and_table_are_marked_as_many_as_each_holds():
 def test_a_wrong_arrangement_is_not_drawn():
     puzzle = Puzzle.from_tiles([(1, 0), (2, 0), (3, 0)], k=4, m=2, n=5)
     with pytest.raises(InvalidArrangement):
-        puzzle_rows(puzzle, Arrangement(runs=(Run(0, 2, 4),)))
+        arrangement_rows(puzzle, Arrangement(runs=(Run(0, 2, 4),)))
 
 
 def test_the_figure_has_a_card_per_tile(turn):
@@ -126,13 +128,91 @@ def test_an_infeasible_puzzle_is_drawn_with_a_note():
     puzzle = Puzzle.from_tiles([(1, 2)], k=4, m=2, n=5, table=[(5, 0), (5, 1)])
     solution = solve(puzzle)
     assert not solution.feasible
-    rows = puzzle_rows(puzzle, solution.arrangement)
+    rows = arrangement_rows(puzzle, solution.arrangement)
     assert [(row.kind, len(row.cards)) for row in rows] == [("table", 2), ("rack", 1)]
     assert all(c.table for c in rows[0].cards) and not rows[1].cards[0].table
     figure = draw_puzzles([puzzle], [None])
     texts = [t.get_text() for t in figure.axes[0].texts]
     assert any("infeasible" in text for text in texts)
     assert len(_labelled(figure, "card:table")) == 2 and len(_labelled(figure, "card:rack")) == 1
+
+
+def test_a_picture_keeps_every_text_on_its_canvas(turn):
+    from helpers import clipped_texts
+
+    puzzle, arrangement = turn
+    infeasible = Puzzle.from_tiles([(1, 2)], k=4, m=2, n=5, table=[(5, 0), (5, 1)])
+    long_run = Puzzle.from_tiles([(v, 5) for v in range(95, 101)], k=6, m=1, n=100)
+    puzzles = [puzzle, infeasible, long_run]
+    arrangements = [arrangement, None, solve(long_run).arrangement]
+    # The narrowest picture with the longest title (an infeasible puzzle, a two-digit
+    # number), and one whose cards reach three digits.
+    assert clipped_texts(draw_puzzles([infeasible], [None], numbers=[20])) == []
+    assert clipped_texts(draw_puzzles(puzzles, arrangements, numbers=[18, 19, 20])) == []
+
+
+def test_the_text_marks_rack_tiles_and_the_sets_they_change(turn):
+    puzzle, arrangement = turn
+    assert solution_text(puzzle, arrangement).splitlines() == [
+        "run   9b 10b 11b",
+        "group 1b 1g 1r",
+        "group +2b J=2g +2r  # changed",  # the table's joker, two tiles from the rack
+        "group 4b 4g 4r",
+        "group +J=8b +8g +8r  # new",
+    ]
+    # Every rack tile placed is marked once: the rack less what stays on it.
+    text = solution_text(puzzle, arrangement)
+    unplaced = [r for r in arrangement_rows(puzzle, arrangement) if r.kind == "unplaced"]
+    rack = int(puzzle.rack.sum()) + puzzle.jokers - puzzle.table_jokers
+    assert text.count("+") == rack - sum(len(r.cards) for r in unplaced)
+
+
+def test_without_a_table_the_text_is_the_arrangements(section_4_1):
+    from helpers import random_copies
+
+    rng = np.random.default_rng(8)
+    puzzles = list(section_4_1) + [
+        Puzzle(random_copies(rng, k=k, m=2, n=n), m=2) for k, n in ((4, 13), (5, 30), (6, 20))
+    ]
+    for puzzle in puzzles:
+        arrangement = solve(puzzle).arrangement
+        assert solution_text(puzzle, arrangement) == str(arrangement)
+    # With rack jokers alone: no marks, a group's joker in its colour's place.
+    jokers = Puzzle.from_tiles([(5, 0), (5, 3), "J"], k=4, m=2, n=5)
+    arrangement = Arrangement(groups=(Group(5, (0, 3), jokers=(1,)),))
+    assert solution_text(jokers, arrangement) == "group 5b J=5g 5y"
+
+
+def test_solve_show_prints_the_marks(tmp_path, capsys):
+    assert main(["solve", str(TURN), "-n", "13", "--show"]) == 0
+    out = capsys.readouterr().out
+    assert "group +J=8b +8g +8r  # new\n" in out and "run   9b 10b 11b\n" in out
+
+
+def test_a_solution_draws_itself_in_a_notebook(turn):
+    puzzle, arrangement = turn
+    solution = solve(puzzle)
+    svg = solution._repr_svg_()
+    assert svg.startswith("<?xml") and "</svg>" in svg
+    assert f"score {solution.score} of {puzzle.points}" in svg
+    # The same picture as rumdiff show draws, but for its title's number.
+    import io
+
+    from matplotlib import rc_context
+
+    from rumdiff.puzzle.cards import SVG_SETTINGS
+
+    out = io.StringIO()
+    with rc_context(SVG_SETTINGS):
+        draw_puzzles([puzzle], [arrangement]).savefig(out, format="svg", metadata={"Date": None})
+    assert out.getvalue().replace("puzzle 1: score", "score") == svg
+    infeasible = solve(Puzzle.from_tiles([(1, 2)], k=4, m=2, n=5, table=[(5, 0), (5, 1)]))
+    assert "infeasible" in infeasible._repr_svg_()
+
+
+def test_a_solution_too_tall_to_draw_falls_back_to_its_text(monkeypatch, turn):
+    monkeypatch.setattr(config, "SHOW_MAX_INCHES", 1)
+    assert solve(turn[0])._repr_svg_() is None  # Jupyter then shows its repr
 
 
 # --- the command ----------------------------------------------------------------------
@@ -208,7 +288,30 @@ def test_a_long_file_draws_its_first_puzzles_and_says_so(puzzle_file, tmp_path, 
     assert main(["show", str(puzzle_file), "-o", str(out)]) == 0
     text = out.read_text()
     assert "puzzle 1:" in text and "puzzle 2:" in text and "puzzle 3" not in text
-    assert "drew puzzles 1-2 of 3" in capsys.readouterr().err
+    assert "drew puzzles 1-2 of 3 in" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_show_says_why_it_stopped(stdin, puzzle_file, tmp_path, monkeypatch, capsys):
+    import io
+
+    def run():
+        if stdin:
+            data = io.BytesIO(puzzle_file.read_bytes())
+            monkeypatch.setattr("sys.stdin", io.TextIOWrapper(data))
+        name = "-" if stdin else str(puzzle_file)
+        assert main(["show", name, "-o", str(tmp_path / "o.png")]) == 0
+        return capsys.readouterr().err
+
+    monkeypatch.setattr(config, "SHOW_MAX_PUZZLES", 2)
+    many = "3" if not stdin else "more"  # a stream is read only as far as it is drawn
+    assert f"drew puzzles 1-2 of {many} in" in (err := run())
+    assert ": a picture holds at most 2 puzzles; pick others with --puzzles" in err
+    monkeypatch.setattr(config, "SHOW_MAX_PUZZLES", 20)
+    monkeypatch.setattr(config, "SHOW_MAX_INCHES", 2)  # room for the first puzzle alone
+    err = run()
+    assert "drew puzzles 1-1 of 3 in" in err  # all three read this time
+    assert ": puzzle 2 would make the picture taller than 2 inches; pick others" in err
 
 
 def test_a_picture_too_tall_is_refused(puzzle_file, tmp_path, monkeypatch, capsys):

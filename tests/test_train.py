@@ -162,6 +162,12 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
         assert f"]({png})" in text
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "tiny.parquet" in text and "thesis" in text
+    # G(4, 2, 20) at the tiny dataset's cuts: nothing of the thesis's sits beside it.
+    assert "No figure of the thesis compares with these" in text and "| thesis |" not in text
+    assert "thesis_percent" not in labels and "make thesis-model" in text
+    low, high = TINY_THRESHOLDS
+    assert list(labels["from"]) == [0, 1, low, high]
+    assert list(labels["below"].fillna(-1)) == [1, low, high, -1]
     assert "easy means settled by bounds" in text and "Without the easy class" in text
     assert "Out-of-fold predictions" in text and "Spearman's rho" in text
     assert len(pd.read_csv(out / "regression_folds.csv")) == 3
@@ -173,13 +179,24 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
     assert sidecar["training_data"]["sha256"] == file_sha256(dataset)
 
 
-def test_cli_train_saves_the_model_where_asked(dataset, tmp_path, tiny_grid):
-    out, model = tmp_path / "run", tmp_path / "models" / "m.joblib"
+def test_cli_train_saves_the_model_in_its_outdir(dataset, tmp_path, tiny_grid):
+    out = tmp_path / "run"
     args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
-    assert main([*args, "--model", str(model), "--features", "thesis"]) == 0
-    assert model.is_file() and (tmp_path / "models" / "m.joblib.json").is_file()
-    assert not (out / "model.skops").exists() and (out / "report.md").is_file()
+    assert main([*args, "--features", "thesis"]) == 0
+    assert (out / "model.skops").is_file() and (out / "model.skops.json").is_file()
+    assert (out / "report.md").is_file()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging left
+
+
+@pytest.mark.parametrize("model", [["--model", "m.skops"], ["--model"]])
+def test_cli_train_says_where_its_model_goes_instead_of_taking_model(
+    model, dataset, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    assert main(["train", str(dataset), "-o", str(out), *model]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "writes its model to OUTDIR/model.skops" in err
+    assert "(see rumdiff train --help)" in err and not out.exists()
 
 
 def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid, monkeypatch):
@@ -341,3 +358,65 @@ def test_solver_labels_are_named_in_the_report_and_the_model(dataset, tmp_path, 
     assert sidecar["label_by"] == "solver" and sidecar["thresholds"] == [low, high]
     assert sidecar["beam_width"] == config.BEAM_WIDTH
     assert sidecar["effort"] == "solver_transitions"
+
+
+@pytest.fixture(scope="module")
+def tiny_result(dataset):
+    from rumdiff.learn.training import train
+
+    return train(_data(dataset), grid=TINY_GRID, folds=3, jobs=1, search_rows=None)
+
+
+def _as_thesis(result, **changes):
+    """``result`` as if its data were the thesis's kind: G(4, 2, 100) in the thesis's mix,
+    search labels at that family's terciles (then ``changes``)."""
+    import dataclasses
+
+    changes = {"n": 100, "thresholds": list(config.THESIS_LABELS["search"]), **changes}
+    data = dataclasses.replace(result.data, **changes)
+    return dataclasses.replace(result, data=data)
+
+
+def test_only_the_thesis_kind_of_labels_sits_beside_the_thesis(tiny_result):
+    from rumdiff.report import sections
+    from rumdiff.report.tables import label_distribution, thesis_comparable
+
+    assert not thesis_comparable(tiny_result.data)  # n = 20, its own cuts
+    like = _as_thesis(tiny_result)
+    assert thesis_comparable(like.data)
+    text = "".join(sections.results_section(like))
+    assert "| accuracy |" in text and "Beside the thesis" in text
+    table = label_distribution(like)
+    assert list(table["thesis_percent"]) == [25.9, 17.4, 28.0, 28.7]
+    assert "come from its time labels" in "".join(sections.labels_section(like.data, table))
+    time_labels = _as_thesis(tiny_result, label_by="time", thresholds=[0.0001, 0.1, 1.0])
+    assert thesis_comparable(time_labels.data)
+    metadata = {**like.data.metadata, "parameters": {"mode": "simplex"}}
+    for unlike in (
+        _as_thesis(tiny_result, thresholds=list(config.LABEL_THRESHOLDS["search"])),
+        _as_thesis(tiny_result, jokers=True),
+        _as_thesis(tiny_result, metadata=metadata),
+        _as_thesis(tiny_result, label_by="solver"),
+    ):
+        assert not thesis_comparable(unlike.data)
+        assert "No figure of the thesis compares" in "".join(sections.results_section(unlike))
+        assert "thesis_percent" not in label_distribution(unlike)
+
+
+def test_the_class_chart_names_each_class_and_its_cut(tiny_result):
+    from rumdiff.report import figures
+    from rumdiff.report.tables import class_cuts, label_distribution
+
+    low, high = TINY_THRESHOLDS
+    cuts = class_cuts("search", (low, high))
+    assert cuts == ["0: bounds settle it", f"1 - {low - 1:,}", f"{low:,} - {high - 1:,}",
+                    f">= {high:,}"]  # fmt: skip
+    assert class_cuts("time", (0.0001, 0.1, 1)) == [
+        "0 s to < 0.0001 s", "0.0001 s to < 0.1 s", "0.1 s to < 1 s", ">= 1 s"
+    ]  # fmt: skip
+    table = label_distribution(tiny_result)
+    figure = figures.distribution_figure(table, cuts, "search_transitions", "tiny")
+    ticks = [tick.get_text() for tick in figure.axes[0].get_xticklabels()]
+    names = config.LABEL_NAMES
+    assert ticks == [f"{name}\n{cut}" for name, cut in zip(names, cuts, strict=True)]
+    assert len(figure.axes[0].containers) == 1  # this dataset's bars alone

@@ -29,9 +29,9 @@ def families(tmp_path_factory):
     ]
     for path, spec in zip(paths, specs, strict=True):
         build_dataset(path, spec, jobs=1)
-    model = folder / "model.skops"
+    model = folder / "report" / "model.skops"
     argv = ["train", *map(str, paths), "--features", "scaled", "-o", str(folder / "report"),
-            "--model", str(model), "--folds", "3", "--grid", "mix", "--jobs", "1", "-q",
+            "--folds", "3", "--grid", "mix", "--jobs", "1", "-q",
             "--thresholds", THRESHOLDS]  # fmt: skip
     assert main(argv) == 0
     return folder, paths, model
@@ -62,7 +62,7 @@ def test_predict_answers_for_any_family_in_scope(families, tmp_path, capsys):
     puzzles.write_text("# G(4, 1, 15)\n2\n6\n1b 2b 3b 4g 4r 4y\n3\n7b 8b 9b\n")
     assert main(["predict", str(puzzles), "--model", str(model), "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("puzzle,k,m,n,label")
+    assert lines[0].startswith("puzzle,k,m,n,difficulty,")
     assert [line.split(",")[1:4] for line in lines[1:]] == [["4", "1", "15"]] * 2
 
 

@@ -56,6 +56,29 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
+        #: Each command's parser, by name (set by :func:`build_parser` on the top one).
+        self.commands = {}
+
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but arguments nobody knows are reported by their command's
+        parser (whose help is the one to read), with the nearest option it has."""
+        known, extras = self.parse_known_args(args, namespace)
+        if extras:
+            parser = self.commands.get(getattr(known, "command", None), self)
+            parser.error(parser.unknown(extras))
+        return known
+
+    def unknown(self, extras) -> str:
+        """The complaint about ``extras``, suggesting the option a typo was meant to be."""
+        from difflib import get_close_matches
+
+        message = f"unrecognized arguments: {' '.join(extras)}"
+        options = [option for action in self._actions for option in action.option_strings]
+        for word in (word for word in extras if word.startswith("-")):
+            near = get_close_matches(word.partition("=")[0], options, n=1)
+            if near:
+                return f"{message}; did you mean {near[0]}?"
+        return message
 
     def error(self, message):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -109,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(subparsers)
+    parser.commands = subparsers.choices
     return parser
 
 

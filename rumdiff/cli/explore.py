@@ -44,9 +44,7 @@ def register(subparsers) -> None:
         "--samples", type=integer(1, 10**9), default=config.EXPLORE_SAMPLES,
         help=f"puzzles per grid cell (default: {config.EXPLORE_SAMPLES}; the thesis used 100)",
     )  # fmt: skip
-    generation_options(
-        parser, m_help="most copies of a tile, at least 2", jobs_help="-1 uses every core"
-    )
+    generation_options(parser, m_help="most copies of a tile, at least 2")
     parser.set_defaults(run=run)
 
 

@@ -32,7 +32,10 @@ COUNT have a search effort in that class or range, each measured by the referenc
 search, and writes them to OUT (a puzzle file), their optimal arrangements to
 OUT.solutions and a JSON sidecar OUT.json (counts, acceptance rate, efforts). For
 puzzles in its scope the default model skips unlikely candidates unsearched
-(--no-filter searches all); others run unfiltered.
+(--no-filter searches all); others run unfiltered. The classes measure the work of
+the reference search, on one scale for every family, not what a player finds hard: a
+hard random rack of G(4, 2, 13) holds some 90 tiles and places all or nearly all. For
+the real game's puzzles draw turns: --mode turn.
 
 Labels: --label-by search (the default) cuts the search effort, the transitions of the
 reference exact search (docs/search-effort.md), which belongs to the puzzle: the same on
@@ -68,9 +71,7 @@ def register(subparsers) -> None:
         help=f"number of puzzles (default: {config.DATASET_COUNT}; made to order: "
         f"{order.ORDER_COUNT})",
     )  # fmt: skip
-    generation_options(
-        parser, m_help="most copies of a tile", jobs_help="-1 uses every core, -2 all but one"
-    )
+    generation_options(parser, m_help="most copies of a tile")
     scheduler_option(parser)
     _mode_options(parser)
     _label_options(parser)

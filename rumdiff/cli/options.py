@@ -19,6 +19,7 @@ __all__ = [
     "check_outputs",
     "generation_options",
     "integer",
+    "jobs_option",
     "name_list",
     "number_list",
     "output_stream",
@@ -122,7 +123,16 @@ def puzzle_options(
     )  # fmt: skip
 
 
-def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_help: str) -> None:
+def jobs_option(parser: argparse.ArgumentParser, note: str = "") -> None:
+    """Add ``--jobs``, with the one default and the one help text of every command."""
+    parser.add_argument(
+        "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False), default=config.JOBS,
+        help=f"worker processes: -1 uses every core, -2 all but one; results never depend on "
+        f"it{note} (default: {config.JOBS})",
+    )  # fmt: skip
+
+
+def generation_options(parser: argparse.ArgumentParser, *, m_help: str) -> None:
     """Add the options of the commands that generate and solve puzzles themselves.
 
     -k, -m, -n (the puzzles' shape), --seed, --jobs, --repeats and -q.
@@ -134,11 +144,7 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str, jobs_hel
         default=config.SEED,
         help=f"random seed (default: {config.SEED})",
     )
-    parser.add_argument(
-        "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False),
-        default=config.DATASET_JOBS,
-        help=f"worker processes; {jobs_help} (default: {config.DATASET_JOBS})",
-    )  # fmt: skip
+    jobs_option(parser)
     parser.add_argument(
         "--repeats", type=integer(1, 1000), default=config.DATASET_REPEATS,
         help="solves per puzzle, the fastest time is kept; multiplies the solving time "

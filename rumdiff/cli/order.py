@@ -19,11 +19,20 @@ from rumdiff.cli.options import budget_error, check_outputs, integer, write_erro
 #: Puzzles made to order when --count is not given.
 ORDER_COUNT = 10
 
+#: What the classes measure, in words: for --help, the sidecar and the note on stderr.
+MEASURES = (
+    "the classes measure the work of the reference search (its transitions), on one scale "
+    "for every family; hard for the search is not hard for a player"
+)
+#: Where a player of the real game is sent.
+TURNS = "for the real game's puzzles, draw turns (--mode turn)"
+
+_MODERATE, _HARD = config.LABEL_THRESHOLDS["search"]
 HELP = (
     "made to order: keep drawing candidates until COUNT (default: "
     f"{ORDER_COUNT}) have a search effort, measured by the reference search, in this class: "
-    "easy (settled by bounds), or moderate < t1 <= medium < t2 <= hard with the search "
-    f"labels' thresholds ({','.join(f'{t:,}' for t in config.LABEL_THRESHOLDS['search'])})"
+    f"easy (settled by bounds), or moderate < {_MODERATE:,} <= medium < {_HARD:,} <= hard "
+    f"transitions; {MEASURES}: {TURNS}"
 )
 
 
@@ -156,9 +165,11 @@ def _models(name) -> list:
 
 def _solutions_text(result) -> str:
     """Each puzzle's score and optimal arrangement, as ``rumdiff solve --show`` prints them."""
+    from rumdiff.solve.display import solution_text
+
     lines = []
     for number, solution in enumerate(result.solutions, start=1):
-        shown = str(solution.arrangement)
+        shown = solution_text(solution.puzzle, solution.arrangement)
         lines += [str(solution.score), f"# puzzle {number}", *([shown] if shown else []), "#"]
     return "".join(line + "\n" for line in lines)
 
@@ -191,6 +202,7 @@ def _sidecar(args, command, result, filtered: dict, seconds: float) -> dict:
             "range": range_text(result.low, result.high),
             "measure": "search",
             "thresholds": list(config.LABEL_THRESHOLDS["search"]),
+            "classes_measure": f"{MEASURES} (docs/search-effort.md); {TURNS}",
         },
         "filter": filtered,
         "counts": {
@@ -266,6 +278,10 @@ def run(args, command) -> int:
     except OSError as error:
         raise write_error(error, args.out) from None
     if not args.quiet:
+        if args.mode != "turn" and (args.k, args.m, args.n) == (config.K, config.M, 13):
+            print("note: these are random racks, not turns of the game: hard for the "
+                  f"reference search, which need not be hard for a player; {TURNS}",
+                  file=sys.stderr)  # fmt: skip
         what = args.difficulty or f"effort {low:,}:{'' if high is None else f'{high:,}'}"
         how = "filtered by the model" if screen is not None else f"unfiltered: {filtered['reason']}"
         print(

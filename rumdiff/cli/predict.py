@@ -15,16 +15,25 @@ def register(subparsers) -> None:
         "predict",
         help="predict the difficulty class of each puzzle (easy/moderate/medium/hard)",
         description="Predict the difficulty of every puzzle in FILE with a trained model: "
-        "one row per puzzle with its index, predicted class, class probabilities and "
-        "predicted search effort (effort, with effort_low and effort_high, the spread of the "
-        "regressor's trees). "
-        "k, m and n default to the file's '# G(k, m, n)' header, else to 4, 2 and 100 "
-        "(the model's, for a model of one family); puzzles outside the model's scope are "
-        "refused in one line that names it. Model files are skops "
-        "archives, which cannot run "
-        "code when loaded; a pickle saved by an earlier release loads only with --trust-pickle.",
+        "one row per puzzle with its index, its class (difficulty: the most probable), the "
+        "class probabilities, and its predicted effort in the units the classes cut: for "
+        "both shipped models the search effort, in transitions of the reference search "
+        "(docs/search-effort.md; easy means 0, settled by bounds). The estimate lies in "
+        "its class's range of effort, between effort_low and effort_high: the spread of the "
+        f"regressor's trees (their {config.PREDICT_SPREAD[0]:.0%} and "
+        f"{config.PREDICT_SPREAD[1]:.0%} quantiles), widened to hold it "
+        "(docs/decisions/predict-agreement.md). "
+        "k, m and n default to the file's '# G(k, m, n)' header, else to the model's family "
+        f"(G({config.K}, {config.M}, {config.N}) for both shipped models); puzzles outside "
+        "the model's scope are refused in one line that names it. Model files are skops "
+        "archives, which cannot run code when loaded; a pickle saved by an earlier release "
+        "loads only with --trust-pickle.",
     )
-    puzzle_options(parser, k="the model's", m="the model's", n="the model's")
+    across = "for a model across families, as the default"
+    puzzle_options(
+        parser, k=f"the model's k; {config.K} {across}", m=f"the model's m; {config.M} {across}",
+        n=f"the model's n; {config.N} {across}",
+    )  # fmt: skip
     parser.add_argument(
         "--model", default=None, metavar="PATH",
         help="model file with its PATH.json sidecar, or 'thesis' for the shipped model of "
@@ -61,7 +70,9 @@ def run(args) -> int:
     check_outputs([args.file, path, sidecar_path(path)], [args.output])
     missing = missing_shipped_model(args.model)
     if missing:
-        raise UserError(f"{missing}, or give --model (rumdiff train ... --model PATH)")
+        raise UserError(
+            f"{missing}, or give --model DIR/{config.MODEL_NAME} (rumdiff train DATASET -o DIR)"
+        )
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", PickleWarning)

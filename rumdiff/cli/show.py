@@ -75,7 +75,7 @@ def puzzle_numbers(text: str) -> tuple[int, ...]:
 def run(args) -> int:
     import sys
 
-    from rumdiff.report.tiles import draw_puzzles, figure_inches
+    from rumdiff.solve.display import draw_puzzles, figure_inches
 
     suffix = os.path.splitext(args.output)[1].lower()
     if suffix not in FORMATS:
@@ -88,9 +88,14 @@ def run(args) -> int:
     arrangements = [_solve(args, number, puzzle) for number, puzzle in pairs]
     height = figure_inches(puzzles, arrangements)[1]
     # By default, as many of the first puzzles as fit: large ones take many inches each.
+    why = f"a picture holds at most {config.SHOW_MAX_PUZZLES} puzzles"
     while args.puzzles is None and height > config.SHOW_MAX_INCHES and len(puzzles) > 1:
         del numbers[-1], puzzles[-1], arrangements[-1]
         height = figure_inches(puzzles, arrangements)[1]
+        why = (
+            f"puzzle {numbers[-1] + 1} would make the picture taller than "
+            f"{config.SHOW_MAX_INCHES} inches"
+        )
     if height > config.SHOW_MAX_INCHES:
         what, advice = "these puzzles", "draw fewer with --puzzles"
         if len(puzzles) == 1:  # fewer is none: its arrangement as text instead
@@ -104,10 +109,10 @@ def run(args) -> int:
         )
     figure = draw_puzzles(puzzles, arrangements, numbers=numbers)
     _save(figure, args.output, FORMATS[suffix])
-    if args.puzzles is None and count > len(puzzles):
+    if args.puzzles is None and (count < 0 or count > len(puzzles)):
         more = f"{count:,}" if count > 0 else "more"
-        print(f"rumdiff show: drew puzzles 1-{len(puzzles)} of {more} in {args.file}; pick "
-              "others with --puzzles", file=sys.stderr)  # fmt: skip
+        print(f"rumdiff show: drew puzzles 1-{len(puzzles)} of {more} in {args.file}: {why}; "
+              "pick others with --puzzles", file=sys.stderr)  # fmt: skip
     return 0
 
 
@@ -171,10 +176,11 @@ def _save(figure, path: str, form: str) -> None:
     from matplotlib import rc_context
 
     from rumdiff.atomic import atomic_write
+    from rumdiff.puzzle.cards import SVG_SETTINGS
 
     metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(form)
     try:
-        with rc_context({"svg.fonttype": "none", "svg.hashsalt": "rumdiff"}):
+        with rc_context(SVG_SETTINGS):
             atomic_write(
                 path,
                 lambda temporary: figure.savefig(

@@ -13,6 +13,7 @@ from rumdiff.cli import UserError
 from rumdiff.cli.options import (
     check_outputs,
     integer,
+    jobs_option,
     output_stream,
     puzzle_blocks,
     puzzle_options,
@@ -49,8 +50,9 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--show", action="store_true",
-        help="print each optimal arrangement after its score (a joker as J=5r: what it "
-        "stands for)",
+        help="print each optimal arrangement after its score, a line per run and group (a "
+        "joker as J=5r: what it stands for); with a table, + marks a tile from the rack, "
+        "and '# new' or '# changed' a set of rack tiles alone or of rack and table tiles",
     )  # fmt: skip
     parser.add_argument(
         "--objective", choices=("value", "tiles"), default="value",
@@ -71,10 +73,9 @@ def register(subparsers) -> None:
         "--no-ilp-fallback", action="store_true",
         help="give up on a puzzle over the budget (line 'unsolved') instead of using the ILP",
     )  # fmt: skip
-    parser.add_argument(
-        "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False),
-        default=config.SOLVE_JOBS,
-        help="worker processes; -1 uses every core; the output keeps the file's order",
+    jobs_option(
+        parser, f", nor the output's order; they start only once the solving has taken "
+        f"{config.SPAWN_SECONDS:g} s here",
     )  # fmt: skip
     scheduler_option(parser)
     parser.add_argument(
@@ -114,8 +115,9 @@ def run(args) -> int:
         )
         number = failed = 0
         for results in run_unordered(
-            solve_piece, tasks, jobs=args.jobs, client=client, ordered=True
-        ):
+            solve_piece, tasks, jobs=args.jobs, client=client, ordered=True,
+            local_seconds=config.SPAWN_SECONDS,
+        ):  # fmt: skip
             for line, shown, row, error in results:
                 number += 1
                 if shown is not None:
@@ -220,6 +222,7 @@ def solve_piece(piece, m: int, options: tuple) -> list:
     """
     from rumdiff.puzzle import Puzzle
     from rumdiff.solve import SolverBudgetError, solve
+    from rumdiff.solve.display import solution_text
 
     beam_width, max_states, ilp_fallback, show, objective = options
     copies, jokers, table, table_jokers = piece
@@ -254,6 +257,6 @@ def solve_piece(piece, m: int, options: tuple) -> list:
         if not solution.feasible:
             out.append((INFEASIBLE, "" if show else None, row, None))
             continue
-        shown = str(solution.arrangement) if show else None
+        shown = solution_text(puzzle, solution.arrangement) if show else None
         out.append((str(solution.score), shown, row, None))
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import dataclasses
 import shlex
@@ -14,6 +15,7 @@ from rumdiff.cli import UserError
 from rumdiff.cli.options import (
     check_outputs,
     integer,
+    jobs_option,
     number_list,
     positive,
     scheduler_option,
@@ -41,7 +43,11 @@ def register(subparsers) -> None:
         "scaled; each dataset made by rumdiff generate --features scaled), labelled on "
         "one scale",
     )  # fmt: skip
-    parser.add_argument("-o", "--outdir", required=True, help="folder for the reports")
+    parser.add_argument(
+        "-o", "--outdir", required=True,
+        help=f"folder for the reports and the model, {config.MODEL_NAME} with its sidecar "
+        f"{config.MODEL_NAME}.json (a skops archive, which cannot run code when loaded)",
+    )  # fmt: skip
     parser.add_argument(
         "--features", choices=config.FEATURE_SETS, default=config.TRAIN_FEATURE_SET,
         help="feature set to train on",
@@ -71,12 +77,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--folds", type=integer(2, 1000), default=config.TRAIN_FOLDS, help="cross-validation folds"
     )
-    parser.add_argument(
-        "--jobs",
-        type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False),
-        default=config.TRAIN_JOBS,
-        help="parallel workers (-1: every core)",
-    )
+    jobs_option(parser)
     parser.add_argument(
         "--seed", type=integer(0, 2**63 - 1), default=config.SEED, help="random seed"
     )
@@ -94,12 +95,19 @@ def register(subparsers) -> None:
         help="also cross-validate the thesis and extended feature sets on the same folds "
         "and write one table (compare.md, compare.csv)",
     )  # fmt: skip
-    parser.add_argument(
-        "--model", default=None, metavar="PATH",
-        help="where to save the model (default: OUTDIR/model.skops); the sidecar goes to "
-        "PATH.json. Model files are skops archives, which cannot run code when loaded",
-    )  # fmt: skip
+    parser.add_argument("--model", nargs="?", action=_ModelIsAnInput, help=argparse.SUPPRESS)
     parser.set_defaults(run=run)
+
+
+class _ModelIsAnInput(argparse.Action):
+    """``--model`` names a model to read everywhere (predict, generate): train refuses it
+    in one line that says where its model goes."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(
+            f"train writes its model to OUTDIR/{config.MODEL_NAME} (and its sidecar beside "
+            "it); --model names a model to read, in predict and generate"
+        )
 
 
 def _read(path: str, max_memory_gb: float):
@@ -130,10 +138,8 @@ def run(args) -> int:
 
     search_rows = "grid" if args.search_rows is None else (args.search_rows or None)
     outdir = Path(args.outdir)
-    path = Path(args.model) if args.model else outdir / config.MODEL_NAME
+    path = outdir / config.MODEL_NAME
     reports = report.report_files(outdir, comparison=args.compare)
-    if {path.name, models.sidecar_path(path).name} & {made.name for made in reports}:
-        raise UserError(f"--model {path}: its name or its sidecar's is a report file's; rename it")
     # Every file this run may write, reports included, against its inputs and each other.
     inputs = [name for dataset in args.dataset for name in (dataset, metadata_path(dataset))]
     check_outputs(inputs, [path, models.sidecar_path(path), *reports])
@@ -161,10 +167,8 @@ def run(args) -> int:
             raise UserError(f"{args.dataset[0]}: {error}") from None
     command = "rumdiff " + " ".join(shlex.quote(arg) for arg in sys.argv[1:])
     say("writing the report, figures and model")
-    # The model and its sidecar may live elsewhere; all land together, or none does.
-    elsewhere = {path.name: path, models.sidecar_path(path).name: models.sidecar_path(path)}
-    try:
-        with staged(outdir, elsewhere) as stage:
+    try:  # the reports, the model and its sidecar land together, or none does
+        with staged(outdir) as stage:
             saved = models.save_model(models.build_model(result), stage / path.name)
             saved = dataclasses.replace(saved, path=str(path))
             report.write_report(result, stage, model=saved, command=command, comparison=comparison)

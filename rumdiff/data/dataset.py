@@ -168,7 +168,7 @@ def build_dataset(
     *,
     label_by: str = config.LABEL_BY,
     thresholds=None,
-    jobs: int = config.DATASET_JOBS,
+    jobs: int = config.JOBS,
     scheduler: str | None = None,
     resume: bool = False,
     command=None,

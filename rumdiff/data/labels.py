@@ -31,6 +31,7 @@ from rumdiff.validation import choice, plain
 __all__ = [
     "check_thresholds",
     "class_counts",
+    "class_ranges",
     "compute_labels",
     "label_by_time",
     "label_by_transitions",
@@ -142,6 +143,21 @@ def compute_labels(frame, measure: str = config.LABEL_BY, thresholds=None) -> np
     if measure == "time":
         return label_by_time(frame[column], thresholds)
     return label_by_transitions(frame[column], thresholds)
+
+
+def class_ranges(measure: str, thresholds=None) -> list[tuple]:
+    """The range ``[low, high)`` of the measure that each class 1..4 covers.
+
+    For transitions (``search``, ``solver``): easy ``[0, 1)`` (settled by bounds),
+    moderate ``[1, t1)``, medium ``[t1, t2)``, hard ``[t2, None)``; for seconds (``time``):
+    ``[0, t0)``, ``[t0, t1)``, ``[t1, t2)``, ``[t2, None)``. ``high`` None: no upper end.
+    ``thresholds`` default to ``config.LABEL_THRESHOLDS[measure]`` (checked).
+    """
+    cuts = list(check_thresholds(measure, thresholds))
+    if measure != "time":
+        cuts = [1, *cuts]
+    edges = [0, *cuts, None]
+    return list(zip(edges[:-1], edges[1:], strict=True))
 
 
 def label_name(label: int) -> str:

@@ -18,7 +18,7 @@ come in blocks; a block is drawn, screened and searched whole, then its puzzles 
 are accepted in candidate order. A block's size follows from the counts of the blocks
 before it, never from timing, so the same arguments give the same puzzles, and the same
 counts, whatever ``jobs`` is. (Workers start only once the search has taken
-``config.ORDER_SPAWN_SECONDS`` here; which process searches never changes a result.) The
+``config.SPAWN_SECONDS`` here; which process searches never changes a result.) The
 accepted puzzles are the first ``count`` candidates in range (that the screen lets
 through): the block sizes change only how many are drawn.
 """
@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rumdiff import config
+from rumdiff.data.labels import class_ranges
 from rumdiff.validation import choice, whole
 
 __all__ = [
@@ -127,9 +128,7 @@ def effort_range(difficulty: str | None = None, effort=None) -> tuple[int, int |
         raise ValueError("give a difficulty class or an effort range, one of them")
     if difficulty is not None:
         choice("difficulty", difficulty, config.LABEL_NAMES)
-        cuts = [0, 1, *config.LABEL_THRESHOLDS["search"], None]
-        position = config.LABEL_NAMES.index(difficulty)
-        return cuts[position], cuts[position + 1]
+        return class_ranges("search")[config.LABEL_NAMES.index(difficulty)]
     low, high = effort
     low = whole("effort's low end", low, low=0)
     if high is not None:
@@ -331,7 +330,7 @@ def make_to_order(
             keep = np.ones(size, dtype=bool) if screen is None else np.asarray(screen(block))
             chosen = np.flatnonzero(keep)
             tasks = [(piece, m, max_states) for piece in _pieces(block, chosen, config.ORDER_TASK)]
-            if searching < config.ORDER_SPAWN_SECONDS:  # not yet worth starting workers
+            if searching < config.SPAWN_SECONDS:  # not yet worth starting workers
                 clock = time.perf_counter()
                 results = [one for task in tasks for one in search_piece(*task)]
                 searching += time.perf_counter() - clock

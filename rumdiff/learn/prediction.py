@@ -17,6 +17,7 @@ from rumdiff import config
 
 __all__ = [
     "default_model_path",
+    "effort_in_class",
     "format_table",
     "missing_shipped_model",
     "model_path",
@@ -61,6 +62,11 @@ def missing_shipped_model(name) -> str | None:
 def predict(model, puzzles) -> pd.DataFrame:
     """One row per puzzle: its index, predicted class, class probabilities and effort.
 
+    The class is the classifier's (the most probable); the effort is the regressor's,
+    made to agree with it (:func:`effort_in_class`): the estimate lies in the class's
+    range of the label measure, and inside its interval. docs/decisions/predict-agreement.md
+    measures what this costs.
+
     Parameters
     ----------
     model : rumdiff.learn.model.Model
@@ -70,11 +76,11 @@ def predict(model, puzzles) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Columns ``puzzle`` (1-based index in the input), ``label`` (class 1..4),
-        ``difficulty`` (its name), ``p_<name>`` per class (summing to 1), ``effort`` (the
-        predicted search effort, or whichever measure the model learned) and
-        ``effort_low``, ``effort_high`` (the spread of the regressor's trees,
-        ``config.PREDICT_SPREAD``).
+        Columns ``puzzle`` (1-based index in the input), ``difficulty`` (the class's
+        name), ``p_<name>`` per class (summing to 1), ``effort`` (the predicted effort in
+        the units of the model's label measure: transitions of the reference search for
+        search labels) and ``effort_low``, ``effort_high`` (the spread of the regressor's
+        trees, ``config.PREDICT_SPREAD``, widened to hold the estimate).
 
     Raises
     ------
@@ -83,17 +89,14 @@ def predict(model, puzzles) -> pd.DataFrame:
     """
     X = model.features(puzzles)
     proba = model.predict_proba(puzzles, X)
-    effort = model.predict_effort(puzzles, X)
     classes = np.asarray(model.classes)
-    names = np.asarray(model.class_names, dtype=object)
     best = proba.argmax(axis=1) if len(proba) else np.zeros(0, dtype=np.intp)
-    frame = pd.DataFrame(
-        {
-            "puzzle": np.arange(1, len(puzzles) + 1),
-            "label": classes[best],
-            "difficulty": names[best],
-        }
-    )
+    effort = effort_in_class(
+        model.predict_effort(puzzles, X), classes[best], model.label_by,
+        model.metadata["thresholds"],
+    )  # fmt: skip
+    names = np.asarray(model.class_names, dtype=object)
+    frame = pd.DataFrame({"puzzle": np.arange(1, len(puzzles) + 1), "difficulty": names[best]})
     for column, name in enumerate(model.class_names):
         frame[f"p_{name}"] = proba[:, column]
     for column, name in enumerate(("effort", "effort_low", "effort_high")):
@@ -101,9 +104,43 @@ def predict(model, puzzles) -> pd.DataFrame:
     return frame
 
 
+def effort_in_class(effort, labels, label_by: str, thresholds) -> np.ndarray:
+    """Predicted efforts made to agree with predicted classes.
+
+    Parameters
+    ----------
+    effort : ndarray of shape (puzzles, 3)
+        The regressor's estimate and its trees' spread, low and high
+        (:meth:`rumdiff.learn.model.Model.predict_effort`).
+    labels : ndarray of int
+        Each puzzle's predicted class, 1..4.
+    label_by, thresholds
+        The label measure and its thresholds, which give each class its range
+        (:func:`rumdiff.data.labels.class_ranges`).
+
+    Returns
+    -------
+    ndarray of shape (puzzles, 3)
+        The estimate moved to the nearest value of its class's range (an easy puzzle's
+        search effort is 0: bounds settle it), and the spread widened to hold it.
+    """
+    from rumdiff.data.labels import class_ranges
+
+    effort = np.asarray(effort, dtype=np.float64).reshape(-1, 3)
+    ranges = class_ranges(label_by, thresholds)
+    low = np.array([bottom for bottom, _ in ranges], dtype=np.float64)
+    high = np.array([np.inf if top is None else top for _, top in ranges], dtype=np.float64)
+    # The ranges are [low, high): the last transition below the cut, or the last second.
+    high = np.nextafter(high, 0) if label_by == "time" else high - 1
+    row = np.asarray(labels, dtype=np.intp) - 1
+    estimate = np.clip(effort[:, 0], low[row], high[row])
+    spread = (np.minimum(effort[:, 1], estimate), np.maximum(effort[:, 2], estimate))
+    return np.column_stack([estimate, *spread])
+
+
 #: Width of each kind of column in :func:`format_table`, so that tables printed block by
 #: block line up.
-_TABLE_WIDTHS = {"puzzle": 9, "label": 5, "difficulty": 10, "p_": 10, "effort": 11}
+_TABLE_WIDTHS = {"puzzle": 9, "difficulty": 10, "p_": 10, "effort": 11}
 
 
 def format_table(frame: pd.DataFrame, *, header: bool = True) -> str:

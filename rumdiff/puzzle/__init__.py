@@ -11,7 +11,9 @@ shape stack into a ``(puzzles, n, k)`` array (:class:`Puzzles`). Modules:
   input, pipes), or checked whole without being kept;
 - ``scores``: score files, one maximum score per line;
 - ``writer``: the writer of puzzle files; ``tokens``: the vectorised tile reader;
-- ``codec``: a lossless one-digit-per-cell text of a puzzle, for dataset columns.
+- ``codec``: a lossless one-digit-per-cell text of a puzzle, for dataset columns;
+- ``cards``: puzzles drawn as the cards players see (``Puzzle._repr_svg_``, and the
+  cards of ``rumdiff show``).
 """
 
 from rumdiff.puzzle.codec import (

@@ -218,6 +218,12 @@ class Puzzle:
     def __hash__(self) -> int:
         return hash((self.m, self.copies.shape, self.key()))
 
+    def _repr_svg_(self) -> str | None:
+        """The puzzle's table and rack as cards, for Jupyter (rumdiff.puzzle.cards)."""
+        from rumdiff.puzzle.cards import panels_svg, puzzle_panel
+
+        return panels_svg([puzzle_panel(self)])
+
     def __repr__(self) -> str:
         extra = ""
         if self.jokers:

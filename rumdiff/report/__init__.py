@@ -5,8 +5,11 @@
 - ``errors``: where the classifier errs, along the effort and by the solver's bound;
 - ``exploration``: mean solve time and work over a grid of copy shares (thesis Figures
   11, 12);
-- ``figures``: every matplotlib figure of a report, drawn without pyplot;
-- ``tiles``: pictures of puzzles and their arrangements, as the tiles players see.
+- ``figures``: every matplotlib figure of a report, drawn without pyplot.
+
+Pictures of puzzles as the tiles players see are drawn where puzzles and solutions live,
+so that they draw themselves in Jupyter: ``rumdiff.puzzle.cards`` and
+``rumdiff.solve.display``.
 """
 
 from rumdiff.report.exploration import explore, write_explore

@@ -95,7 +95,7 @@ def explore(
     m: int = config.M,
     n: int = config.N,
     seed: int = config.SEED,
-    jobs: int = config.DATASET_JOBS,
+    jobs: int = config.JOBS,
     repeats: int = config.DATASET_REPEATS,
     max_memory_gb: float = config.MAX_MEMORY_GB,
     progress=None,

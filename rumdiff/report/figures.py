@@ -1,4 +1,5 @@
-"""Every figure rumdiff draws, with matplotlib's object-oriented API (no pyplot, no display).
+"""Every figure of a report and of an exploration, with matplotlib's object-oriented API
+(no pyplot, no display); pictures of puzzles are drawn by rumdiff.puzzle.cards.
 
 Each function returns a :class:`matplotlib.figure.Figure`; callers save it with
 :func:`rumdiff.atomic.atomic_write_png`.
@@ -45,7 +46,7 @@ def confusion_figure(counts: pd.DataFrame, normalised: pd.DataFrame, title: str)
         axes.set_xlabel("predicted")
         axes.set_ylabel("true")
         axes.set_title(caption)
-    figure.suptitle(title)
+    _suptitle(figure, title)
     return figure
 
 
@@ -70,23 +71,33 @@ def importance_figure(table: pd.DataFrame, title: str):
         axes.axvline(0, color="black", linewidth=0.6)
         axes.grid(axis="x", alpha=0.3)
         axes.xaxis.set_major_locator(MaxNLocator(5))
-    figure.suptitle(title)
+    _suptitle(figure, title)
     return figure
 
 
-def distribution_figure(table: pd.DataFrame, title: str):
-    """Share of puzzles per class, beside the thesis's."""
+def distribution_figure(table: pd.DataFrame, cuts, unit: str, title: str):
+    """Share of puzzles per class, each class under its range of the label measure
+    (``cuts``, in ``unit``); beside the thesis's shares only when the table has them (its
+    figures compare, :func:`rumdiff.report.tables.thesis_comparable`)."""
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(6.5, 3.8), layout="constrained")
+    figure = Figure(figsize=(6.5, 4.2), layout="constrained")
     axes = figure.add_subplot(1, 1, 1)
     x = np.arange(len(table))
-    axes.bar(x - 0.2, table["percent"], width=0.4, label="this dataset")
-    axes.bar(x + 0.2, table["thesis_percent"], width=0.4, label="thesis (time labels)")
-    axes.set_xticks(x, table["class"])
+    thesis = "thesis_percent" in table
+    width = 0.4 if thesis else 0.6
+    bars = axes.bar(x - (0.2 if thesis else 0), table["percent"], width=width,
+                    label="this dataset")  # fmt: skip
+    axes.bar_label(bars, fmt="%.1f%%", fontsize=8)
+    if thesis:
+        axes.bar(x + 0.2, table["thesis_percent"], width=0.4, label="thesis (time labels)")
+        figure.legend(loc="outside lower center", ncols=2)  # off the bars and their labels
+    axes.set_xticks(x, [f"{name}\n{cut}" for name, cut in zip(table["class"], cuts, strict=True)])
+    axes.set_xlabel(f"class: its range of {unit}")
     axes.set_ylabel("% of puzzles")
-    axes.legend()
-    axes.set_title(title)
+    top = max(table["percent"].max(), table["thesis_percent"].max() if thesis else 0)
+    axes.set_ylim(0, max(top, 1) * 1.15)  # room for the labels over the bars
+    _suptitle(figure, title)
     return figure
 
 
@@ -118,10 +129,10 @@ def effort_figure(table: pd.DataFrame, result, title: str):
     effort = config.LABEL_EFFORT[result.data.label_by]
     bottom.set_xlabel(f"{effort} (log scale); dashed: label thresholds")
     first = table.iloc[0]
-    top.set_title(
-        f"{title}\nzero effort (no DP): {int(first['rows']):,} puzzles, error rate "
-        f"{first['error_rate']:.3f}"
-    )
+    _suptitle(
+        figure, title, f"zero effort (no DP): {int(first['rows']):,} puzzles, error rate "
+        f"{first['error_rate']:.3f}",
+    )  # fmt: skip
     return figure
 
 
@@ -161,7 +172,7 @@ def explore_figure(frame, grid: str, *, title: str = ""):
         axis.set_ylabel("cells with 1 copy, p1 (%)")
         axis.set_title(label)
         axis.set_aspect("equal")
-    figure.suptitle(title)
+    _suptitle(figure, title)
     return figure
 
 
@@ -186,9 +197,28 @@ def scatter_figure(result, title: str):
     effort = f"log10({config.LABEL_EFFORT[data.label_by]} + {config.EFFORT_FLOOR[data.label_by]:g})"
     axes.set_xlabel(f"true {effort}")
     axes.set_ylabel("predicted, out of fold")
-    axes.set_title(
-        f"{title}\nSpearman {scores['spearman']:.4f} (needing a search: "
-        f"{scores['spearman_dp']:.4f}), RMSE {scores['rmse']:.4f}, R^2 {scores['r2']:.4f}"
-    )
+    _suptitle(
+        figure, title, f"Spearman {scores['spearman']:.4f} (needing a search: "
+        f"{scores['spearman_dp']:.4f}), RMSE {scores['rmse']:.4f}, R^2 {scores['r2']:.4f}",
+    )  # fmt: skip
     axes.set_aspect("equal")
     return figure
+
+
+#: Font size of a figure's title, in points, and the share of its width a line may take.
+TITLE_SIZE, TITLE_WIDTH = 12, 0.9
+
+
+def _suptitle(figure, *lines: str) -> None:
+    """Title ``figure`` with ``lines``, each wrapped to the figure's width.
+
+    The title is the figure's, not an axes': constrained layout then keeps it above
+    every axes, colour bars included, where an axes title wider than its axes runs over
+    its neighbours and past the canvas (tests/test_figures.py checks every figure).
+    """
+    import textwrap
+
+    # DejaVu Sans averages under 0.6 em a character: a line of this many stays inside.
+    width = int(TITLE_WIDTH * figure.get_figwidth() * 72 / (0.6 * TITLE_SIZE))
+    text = "\n".join(textwrap.fill(line, width) for line in "\n".join(lines).splitlines())
+    figure.suptitle(text, fontsize=TITLE_SIZE)

@@ -9,7 +9,9 @@
 - ``regression_folds.csv`` and ``effort_scatter.png``: the difficulty score's per-fold
   scores, and its out-of-fold predictions against the true effort;
 - ``feature_importance.csv`` and ``.png``: impurity and permutation importance;
-- ``label_distribution.csv`` and ``.png``: rows per class, beside the thesis's shares;
+- ``label_distribution.csv`` and ``.png``: rows per class and how the classes were cut,
+  beside the thesis's shares only when its figures compare (same family, mix and kind
+  of labels);
 - ``errors_by_effort.csv`` and ``.png``, ``errors_by_bound.csv``: where the errors are;
 - ``cv_folds.csv`` (per-fold scores) and ``grid_search.csv`` (every candidate);
 - ``compare.csv``, ``compare_folds.csv`` and ``compare.md`` when a feature-set comparison
@@ -28,10 +30,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from rumdiff import config
 from rumdiff.atomic import atomic_write_png, atomic_write_text
 from rumdiff.report import figures, sections
 from rumdiff.report.errors import errors_by_bound, errors_by_effort
 from rumdiff.report.tables import (
+    class_cuts,
     comparison_markdown,
     confusion,
     csv_text,
@@ -150,7 +154,8 @@ def _write_figures(outdir: Path, result, tables: dict, title: str) -> list:
         ),
         "feature_importance.png": figures.importance_figure(result.importance, title),
         "label_distribution.png": figures.distribution_figure(
-            tables["label_distribution.csv"], title
+            tables["label_distribution.csv"], class_cuts(result.data.label_by,
+            result.data.thresholds), config.LABEL_EFFORT[result.data.label_by], title,
         ),
         "errors_by_effort.png": figures.effort_figure(
             tables["errors_by_effort.csv"], result, title

@@ -14,6 +14,7 @@ from rumdiff.report.tables import (
     comparison_markdown,
     markdown_table,
     metadata_lines,
+    thesis_comparable,
     without_easy,
 )
 
@@ -62,14 +63,28 @@ def labels_section(data, distribution: pd.DataFrame) -> list:
             f"feature `solver_gap` is 0 exactly then); then moderate < {data.thresholds[0]:,} "
             f"<= medium < {data.thresholds[1]:,} <= hard transitions"
         )
+    beside = (
+        "The thesis's shares, beside them, come from its time labels on its machine."
+        if "thesis_percent" in distribution
+        else "The thesis's class shares are not shown: its classes are cut otherwise "
+        f"({THESIS_CLASSES})."
+    )
     return [
         "## Labels\n",
         f"Measure `{measure}`: {config.LABEL_MEASURE_TEXT[measure]}. Thresholds "
-        f"`{json.dumps(data.thresholds)}`: {rule}. The thesis's shares come from its time "
-        "labels on its machine, shown for reference.\n",
+        f"`{json.dumps(data.thresholds)}`: {rule}. {beside}\n",
         markdown_table(distribution, 1),
         "![label distribution](label_distribution.png)\n",
     ]
+
+
+#: How the thesis's classes were cut, for a report whose figures do not compare with it.
+THESIS_CLASSES = (
+    f"G(4, 2, 100) in its mix, {THESIS['rows']:,} puzzles labelled by its solver's time on "
+    "its machine, so that easy / moderate / medium / hard hold "
+    + " / ".join(f"{share[3]:g}" for share in THESIS["classes"].values())
+    + "% of them"
+)
 
 
 def model_section(result, model) -> list:
@@ -106,9 +121,6 @@ def model_section(result, model) -> list:
 def results_section(result) -> list:
     data, metrics, folds = result.data, result.metrics, result.fold_scores
     present = [name for name in config.LABEL_NAMES if name in metrics]
-    versus = [("accuracy", metrics["accuracy"], THESIS["accuracy"])]
-    versus.append(("macro-F1", metrics["macro avg"]["f1-score"], THESIS["macro_f1"]))
-    versus += [(f"{n} F1", metrics[n]["f1-score"], THESIS["classes"][n][2]) for n in present]
     per_class = pd.DataFrame(
         [
             (name, metrics[name]["precision"], metrics[name]["recall"], metrics[name]["f1-score"],
@@ -118,6 +130,26 @@ def results_section(result) -> list:
         columns=["class", "precision", "recall", "F1", "support"],
     )  # fmt: skip
     hard = without_easy(result)
+    if thesis_comparable(data):
+        versus = [("accuracy", metrics["accuracy"], THESIS["accuracy"])]
+        versus.append(("macro-F1", metrics["macro avg"]["f1-score"], THESIS["macro_f1"]))
+        versus += [(f"{n} F1", metrics[n]["f1-score"], THESIS["classes"][n][2]) for n in present]
+        beside = [
+            f"Beside the thesis (its {THESIS['rows']:,} puzzles, time labels on its machine, "
+            f"10-fold CV); ours: {len(data):,} puzzles, {data.label_by} labels:\n",
+            markdown_table(pd.DataFrame(versus, columns=["metric", "rumdiff", "thesis"])),
+        ]
+    else:
+        beside = [
+            "No figure of the thesis compares with these: its classes are "
+            f"{THESIS_CLASSES}, these are {data.puzzles_text} cut at "
+            f"{' and '.join(f'{t:,}' for t in data.thresholds)} "
+            f"({config.LABEL_EFFORT[data.label_by]}). Figures on the thesis's kind of labels "
+            "are the thesis model's (`make thesis-model`: G(4, 2, 100) in the thesis's mix, "
+            "search labels at that family's terciles "
+            f"{' and '.join(f'{t:,}' for t in config.THESIS_LABELS['search'])}), in the "
+            "README's section on the thesis's family.\n"
+        ]
     return [
         "## Results\n",
         f"Out-of-fold predictions of stratified {result.folds}-fold cross-validation on all "
@@ -130,9 +162,7 @@ def results_section(result) -> list:
         f"not settle, classes moderate, medium, hard): accuracy {hard['accuracy']:.4f}, "
         f"macro-F1 {hard['macro_f1']:.4f}.\n",
         markdown_table(per_class),
-        f"Beside the thesis (its {THESIS['rows']:,} puzzles, time labels on its machine, "
-        f"10-fold CV); ours: {len(data):,} puzzles, {data.label_by} labels:\n",
-        markdown_table(pd.DataFrame(versus, columns=["metric", "rumdiff", "thesis"])),
+        *beside,
         "![confusion matrix](confusion_matrix.png)\n",
     ]
 

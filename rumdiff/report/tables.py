@@ -11,6 +11,7 @@ from rumdiff import config
 
 __all__ = [
     "THESIS",
+    "class_cuts",
     "comparison_markdown",
     "confusion",
     "csv_text",
@@ -18,6 +19,7 @@ __all__ = [
     "markdown_table",
     "metadata_lines",
     "report_text",
+    "thesis_comparable",
     "without_easy",
 ]
 
@@ -71,15 +73,58 @@ def confusion(result) -> tuple[pd.DataFrame, pd.DataFrame]:
     return as_frame[0], as_frame[1]
 
 
-def label_distribution(result) -> pd.DataFrame:
-    """Rows and share per class, beside the thesis's shares (its time labels)."""
-    from rumdiff.data.labels import class_counts
+def thesis_comparable(data) -> bool:
+    """Whether the thesis's figures compare with those of training data ``data``: one
+    family, G(4, 2, 100) without jokers or a table, drawn in the thesis's mix, its classes
+    of the thesis's kind (``config.THESIS_LABELS``)."""
+    parameters = (data.metadata or {}).get("parameters") or {}
+    mix = parameters.get("mode") == "mixed" and list(
+        parameters.get("regime_weights") or ()
+    ) == list(config.REGIME_WEIGHTS)
+    labels = config.THESIS_LABELS.get(data.label_by)
+    return (
+        data.scope is None
+        and (data.k, data.m, data.n) == (config.K, config.M, config.N)
+        and not data.jokers
+        and mix
+        and labels is not None
+        and list(data.thresholds) == list(labels)
+    )
 
+
+def class_cuts(label_by: str, thresholds) -> list[str]:
+    """Each class's range of the label measure, in words (``1 - 14,999``)."""
+    from rumdiff.data.labels import class_ranges
+
+    texts = []
+    for low, high in class_ranges(label_by, thresholds):
+        if label_by == "time":
+            texts.append(f">= {low:g} s" if high is None else f"{low:g} s to < {high:g} s")
+        elif high == 1:
+            texts.append("0: bounds settle it")
+        else:
+            texts.append(f">= {low:,}" if high is None else f"{low:,} - {high - 1:,}")
+    return texts
+
+
+def label_distribution(result) -> pd.DataFrame:
+    """Rows and share per class, with the class's range of the label measure (``from``,
+    ``below``; empty: no upper end); beside the thesis's shares when its figures compare
+    (:func:`thesis_comparable`)."""
+    from rumdiff.data.labels import class_counts, class_ranges
+
+    data = result.data
+    ranges = class_ranges(data.label_by, data.thresholds)
     rows = []
-    for label, (name, count) in enumerate(class_counts(result.data.y).items(), start=1):
-        share = 100 * count / len(result.data)
-        rows.append((label, name, count, share, THESIS["classes"][name][3]))
-    return pd.DataFrame(rows, columns=["label", "class", "rows", "percent", "thesis_percent"])
+    for label, (name, count) in enumerate(class_counts(data.y).items(), start=1):
+        low, high = ranges[label - 1]
+        rows.append((label, name, count, 100 * count / len(data), low, high))
+    frame = pd.DataFrame(rows, columns=["label", "class", "rows", "percent", "from", "below"])
+    if data.label_by != "time":  # whole transitions, the last class without an end
+        frame[["from", "below"]] = frame[["from", "below"]].astype("Int64")
+    if thesis_comparable(data):
+        frame["thesis_percent"] = [THESIS["classes"][name][3] for name in frame["class"]]
+    return frame
 
 
 def without_easy(result) -> dict:

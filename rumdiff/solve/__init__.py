@@ -7,6 +7,8 @@
 - ``groups``: group values (thesis eq. 3 and 4) and groups that reach them;
 - ``runstates``: the per-colour run states of the DP and their moves;
 - ``arrangement``: runs, groups and the check of an arrangement against a puzzle;
+- ``display``: solutions as players see them, as text (``solve --show``) or drawn
+  (``rumdiff show``, ``Solution._repr_svg_``);
 - ``reference``: the ILP and the brute force, slow and obvious, for the tests;
 - ``_kernel``, ``_dp``, ``_prune``, ``_search``, ``_moves``, ``_tiles``: numba kernels
   (the solver's whole-puzzle kernel, its DP and what that prunes with; the reference

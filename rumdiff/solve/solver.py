@@ -28,6 +28,7 @@ import numpy as np
 from rumdiff import config
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.arrangement import Arrangement, Group, Run
+from rumdiff.solve.display import Drawable
 from rumdiff.solve.groups import group_value_table, make_groups
 from rumdiff.solve.jokers import OBJECTIVES, rebuild, run_joker_dp
 from rumdiff.solve.runstates import dominance, run_states
@@ -76,7 +77,7 @@ class Work:
 
 
 @dataclass(frozen=True)
-class Solution:
+class Solution(Drawable):
     """The result of :func:`solve`.
 
     Attributes

@@ -1,12 +1,14 @@
-"""Pictures of puzzles: each puzzle's optimal arrangement drawn as the tiles players see.
+"""Puzzles drawn as the cards players see: rows of coloured numbers, as a picture.
 
-A puzzle becomes :class:`Row` s of :class:`Card` s (:func:`puzzle_rows`): one row per
-run or group of its arrangement, then the rack tiles left unplaced. Each card is a
-coloured number; a joker shows ``J`` and, small, what it stands for (``=5r``); table
-tiles are grey with a dashed edge, rack tiles cream. An infeasible puzzle (no
-arrangement places its whole table) shows its table and rack apart, with a note.
-:func:`draw_puzzles` lays many puzzles out in one figure, drawn with matplotlib's
-object-oriented API (no pyplot, no display); the caller solves and saves.
+A tile is a :class:`Card`: a coloured number, or a joker ``J`` with, small, what it
+stands for (``=5r``); table tiles are grey with a dashed edge, rack tiles cream. Cards
+go in :class:`Row` s (a run, a group, the tiles left, or a puzzle's table and rack), and
+rows under a title make a :class:`Panel`; :func:`draw_panels` lays panels out one below
+the other in one matplotlib figure (object-oriented API: no pyplot, no display).
+
+Here a puzzle is drawn as its tiles (:func:`puzzle_panel`, ``Puzzle._repr_svg_`` in
+Jupyter); :mod:`rumdiff.solve.display` draws it arranged, for ``rumdiff show`` and
+``Solution._repr_svg_``, with these cards and this layout.
 """
 
 from __future__ import annotations
@@ -17,7 +19,19 @@ import numpy as np
 
 from rumdiff import config
 
-__all__ = ["TILE_COLOURS", "Card", "Row", "draw_puzzles", "figure_inches", "puzzle_rows"]
+__all__ = [
+    "SVG_SETTINGS",
+    "TILE_COLOURS",
+    "Card",
+    "Panel",
+    "Row",
+    "draw_panels",
+    "loose_cards",
+    "panels_inches",
+    "panels_svg",
+    "puzzle_panel",
+    "puzzle_rows",
+]
 
 #: Ink of each colour letter (config.COLOURS), dark enough to read on a light card.
 TILE_COLOURS = {
@@ -47,11 +61,12 @@ CARD_WIDTH, CARD_HEIGHT, ROW_PITCH = 0.86, 1.2, 1.45
 #: Width of a card's characters, in ems of matplotlib's font, DejaVu Sans: its bold digits
 #: are 0.70 em wide; its regular ones 0.64, and "=10000p" 0.66 em a character.
 EM = 0.70
-#: Height of a puzzle's title line, the gap after a puzzle and the legend, in units.
+#: Height of a panel's title line, the gap after a panel and the legend, in units.
 TITLE_HEIGHT, GAP_HEIGHT, LEGEND_HEIGHT = 1.1, 0.6, 1.3
 
-#: Row kinds, and the label each row shows on its left.
-KINDS = {"run": "run", "group": "group", "unplaced": "unplaced", "table": "table", "rack": "rack"}
+#: How a picture is written as SVG: its text kept as text, and no date or random ids, so
+#: the same puzzles give the same file.
+SVG_SETTINGS = {"svg.fonttype": "none", "svg.hashsalt": "rumdiff"}
 
 
 @dataclass(frozen=True)
@@ -89,70 +104,34 @@ class Card:
             return ""
         return f"={self.value}{config.COLOURS[self.colour]}"
 
+    @property
+    def token(self) -> str:
+        """The card as puzzle files and ``rumdiff solve --show`` write it: ``5r``, ``J=5r``
+        for a placed joker, ``J`` for one that is not."""
+        if self.joker:
+            return config.JOKER + self.stands_for
+        return f"{self.value}{config.COLOURS[self.colour]}"
+
 
 @dataclass(frozen=True)
 class Row:
-    """A row of cards: a run, a group, the unplaced tiles, or (infeasible) the table or
-    the rack."""
+    """A row of cards: a run, a group, the unplaced tiles, or a puzzle's table or rack."""
 
     kind: str
     cards: tuple[Card, ...]
 
 
-def puzzle_rows(puzzle, arrangement) -> list[Row]:
-    """The rows of cards that show ``puzzle`` arranged as ``arrangement``.
+@dataclass(frozen=True)
+class Panel:
+    """One puzzle as drawn: a title line over rows of cards; ``alarm`` draws the title
+    red (an infeasible puzzle)."""
 
-    Parameters
-    ----------
-    puzzle : rumdiff.puzzle.Puzzle
-        The puzzle, with its jokers and table.
-    arrangement : rumdiff.solve.Arrangement or None
-        A valid arrangement of the puzzle (checked here); None for an infeasible puzzle.
-
-    Returns
-    -------
-    list of Row
-        For an arrangement: its runs, then its groups (sorted as its text), then one
-        ``unplaced`` row if any tile stays on the rack. For None: a ``table`` row and a
-        ``rack`` row (each only if not empty). Every tile and joker of the puzzle is on
-        exactly one card.
-    """
-    if arrangement is None:
-        rows = [
-            Row("table", _loose(puzzle.table_copies, puzzle.table_jokers, table=True)),
-            Row("rack", _loose(puzzle.rack, puzzle.jokers - puzzle.table_jokers, table=False)),
-        ]
-        return [row for row in rows if row.cards]
-    arrangement.check(puzzle)  # a wrong picture is worse than none
-    # Copies of a tile are alike, so which placed copies are the table's is a choice:
-    # the first ones met. Every table tile is placed, so they all get marked.
-    table_left = puzzle.table_copies.astype(np.int64)
-    jokers_left = [puzzle.table_jokers]
-
-    def card(value: int, colour: int, joker: bool) -> Card:
-        if joker:
-            on_table = jokers_left[0] > 0
-            jokers_left[0] -= on_table
-        else:
-            on_table = table_left[value - 1, colour] > 0
-            table_left[value - 1, colour] -= on_table
-        return Card(value, colour, joker, bool(on_table))
-
-    rows = []
-    for run in sorted(arrangement.runs):
-        cards = [card(v, run.colour, v in run.jokers) for v in range(run.start, run.end + 1)]
-        rows.append(Row("run", tuple(cards)))
-    for group in sorted(arrangement.groups):
-        colours = sorted([(c, False) for c in group.colours] + [(c, True) for c in group.jokers])
-        rows.append(Row("group", tuple(card(group.value, c, joker) for c, joker in colours)))
-    left = puzzle.copies - arrangement.usage(puzzle.k, puzzle.n)
-    unplaced = _loose(left, puzzle.jokers - arrangement.jokers, table=False)
-    if unplaced:
-        rows.append(Row("unplaced", unplaced))
-    return rows
+    title: str
+    rows: tuple[Row, ...]
+    alarm: bool = False
 
 
-def _loose(copies, jokers: int, *, table: bool) -> tuple[Card, ...]:
+def loose_cards(copies, jokers: int, *, table: bool) -> tuple[Card, ...]:
     """Cards for tiles outside any set: by value, then colour, then the jokers."""
     cards = [
         Card(int(v) + 1, int(c), table=table)
@@ -162,11 +141,23 @@ def _loose(copies, jokers: int, *, table: bool) -> tuple[Card, ...]:
     return tuple(cards + [Card(0, -1, joker=True, table=table)] * int(jokers))
 
 
-def _title(number: int, puzzle, arrangement) -> str:
-    """A puzzle's title: its number and score, or that it is infeasible."""
-    if arrangement is None:
-        return f"puzzle {number}: infeasible, no arrangement places the whole table"
-    return f"puzzle {number}: score {arrangement.score} of {puzzle.points}"
+def puzzle_rows(puzzle) -> list[Row]:
+    """A puzzle's tiles as rows: its ``table`` and its ``rack`` (each only if not empty)."""
+    rows = [
+        Row("table", loose_cards(puzzle.table_copies, puzzle.table_jokers, table=True)),
+        Row("rack", loose_cards(puzzle.rack, puzzle.jokers - puzzle.table_jokers, table=False)),
+    ]
+    return [row for row in rows if row.cards]
+
+
+def puzzle_panel(puzzle) -> Panel:
+    """A puzzle, unsolved: its family, tiles and points over its table and rack."""
+    jokers = f", {puzzle.jokers} jokers" if puzzle.jokers else ""
+    title = (
+        f"G({puzzle.k}, {puzzle.m}, {puzzle.n}): {puzzle.tiles} tiles{jokers}, "
+        f"{puzzle.points} points"
+    )
+    return Panel(title, tuple(puzzle_rows(puzzle)))
 
 
 def _lines(rows) -> int:
@@ -174,37 +165,26 @@ def _lines(rows) -> int:
     return max(1, sum(-(-len(row.cards) // WRAP) for row in rows))
 
 
-def figure_inches(puzzles, arrangements) -> tuple[float, float]:
-    """Width and height, in inches, of :func:`draw_puzzles`' figure (to refuse a
-    picture too large to be useful before drawing it)."""
+def panels_inches(panels) -> tuple[float, float]:
+    """Width and height, in inches, of :func:`draw_panels`' figure (to refuse a picture
+    too large to be useful before drawing it)."""
     width, height = 0.0, 0.0
-    for puzzle, arrangement in zip(puzzles, arrangements, strict=True):
-        rows = puzzle_rows(puzzle, arrangement)
-        widest = max((min(len(row.cards), WRAP) for row in rows), default=0)
+    for panel in panels:
+        widest = max((min(len(row.cards), WRAP) for row in panel.rows), default=0)
         width = max(width, LABEL_COLUMNS + widest)
-        height += TITLE_HEIGHT + _lines(rows) * ROW_PITCH + GAP_HEIGHT
+        height += TITLE_HEIGHT + _lines(panel.rows) * ROW_PITCH + GAP_HEIGHT
     width = max(width, LABEL_COLUMNS + 12)  # room for a title and the legend
-    legend = LEGEND_HEIGHT if _any_table(puzzles) else 0.0
+    legend = LEGEND_HEIGHT if _any_table(panels) else 0.0
     return width * UNIT, (height + legend) * UNIT
 
 
-def _any_table(puzzles) -> bool:
-    """Whether any puzzle has a table: only then do cards need a legend."""
-    return any(p.table is not None or p.table_jokers for p in puzzles)
+def _any_table(panels) -> bool:
+    """Whether any card is a table tile: only then do cards need a legend."""
+    return any(card.table for panel in panels for row in panel.rows for card in row.cards)
 
 
-def draw_puzzles(puzzles, arrangements, *, numbers=None):
-    """Draw puzzles and their arrangements as tiles, one below the other.
-
-    Parameters
-    ----------
-    puzzles : sequence of rumdiff.puzzle.Puzzle
-        The puzzles.
-    arrangements : sequence of rumdiff.solve.Arrangement or None
-        One optimal arrangement per puzzle (``solve(puzzle).arrangement``); None for an
-        infeasible puzzle.
-    numbers : sequence of int, optional
-        The number each puzzle's title shows (its place in its file); default 1, 2, ...
+def draw_panels(panels):
+    """Draw panels one below the other.
 
     Returns
     -------
@@ -214,20 +194,34 @@ def draw_puzzles(puzzles, arrangements, *, numbers=None):
     """
     from matplotlib.figure import Figure
 
-    puzzles, arrangements = list(puzzles), list(arrangements)
-    numbers = range(1, len(puzzles) + 1) if numbers is None else list(numbers)
-    if not len(puzzles) == len(arrangements) == len(numbers):
-        raise ValueError("puzzles, arrangements and numbers must be as many")
-    width, height = figure_inches(puzzles, arrangements)
+    panels = list(panels)
+    width, height = panels_inches(panels)
     figure = Figure(figsize=(width, height))
     axes = figure.add_axes((0, 0, 1, 1))
     axes.set_xlim(0, width / UNIT)
     axes.set_ylim(height / UNIT, 0)  # rows go down the page
     axes.set_axis_off()
-    y = _legend(axes) if _any_table(puzzles) else 0.0
-    for number, puzzle, arrangement in zip(numbers, puzzles, arrangements, strict=True):
-        y = _draw_puzzle(axes, y, number, puzzle, arrangement)
+    y = _legend(axes) if _any_table(panels) else 0.0
+    for panel in panels:
+        y = _draw_panel(axes, y, panel)
     return figure
+
+
+def panels_svg(panels) -> str | None:
+    """Panels drawn as SVG text, as ``rumdiff show`` writes its pictures; None for a
+    picture taller than ``config.SHOW_MAX_INCHES`` (Jupyter then shows the object's text
+    instead)."""
+    import io
+
+    from matplotlib import rc_context
+
+    panels = list(panels)
+    if panels_inches(panels)[1] > config.SHOW_MAX_INCHES:
+        return None
+    out = io.StringIO()
+    with rc_context(SVG_SETTINGS):
+        draw_panels(panels).savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
 
 
 def _legend(axes) -> float:
@@ -240,23 +234,22 @@ def _legend(axes) -> float:
     return LEGEND_HEIGHT
 
 
-def _draw_puzzle(axes, y: float, number: int, puzzle, arrangement) -> float:
-    """Draw one puzzle from ``y`` down; returns the y below it."""
-    colour = "#b71c1c" if arrangement is None else "#212121"
-    axes.text(0.2, y + 0.55, _title(number, puzzle, arrangement), va="center",
-              fontsize=11, fontweight="bold", color=colour)  # fmt: skip
+def _draw_panel(axes, y: float, panel: Panel) -> float:
+    """Draw one panel from ``y`` down; returns the y below it."""
+    colour = "#b71c1c" if panel.alarm else "#212121"
+    axes.text(0.2, y + 0.55, panel.title, va="center", fontsize=11, fontweight="bold",
+              color=colour)  # fmt: skip
     y += TITLE_HEIGHT
-    rows = puzzle_rows(puzzle, arrangement)
-    if not rows:
+    if not panel.rows:
         axes.text(LABEL_COLUMNS, y + CARD_HEIGHT / 2, "(no tiles)", va="center", fontsize=10)
-    for row in rows:
-        axes.text(0.2, y + CARD_HEIGHT / 2, KINDS[row.kind], va="center", fontsize=9,
+    for row in panel.rows:
+        axes.text(0.2, y + CARD_HEIGHT / 2, row.kind, va="center", fontsize=9,
                   color="#555555", style="italic")  # fmt: skip
         for start in range(0, len(row.cards), WRAP):
             for column, card in enumerate(row.cards[start : start + WRAP]):
                 _draw_card(axes, LABEL_COLUMNS + column, y, card)
             y += ROW_PITCH
-    return y + (0 if rows else ROW_PITCH) + GAP_HEIGHT
+    return y + (0 if panel.rows else ROW_PITCH) + GAP_HEIGHT
 
 
 def _card_face(axes, x: float, y: float, table: bool, *, scale: float = 1.0, label: str):
