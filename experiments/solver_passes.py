@@ -26,11 +26,11 @@ import itertools
 import time
 
 import numpy as np
+from rumdiff.solve._dp import dp_core
 
 from rumdiff import config
 from rumdiff.data.generator import generate
 from rumdiff.solve import solve
-from rumdiff.solve._dp import dp_core
 from rumdiff.solve._kernel import TAIL_BUDGET, TAIL_STATES, _runs_only, _tail_bounds
 from rumdiff.solve._tiles import (
     OK,

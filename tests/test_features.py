@@ -366,7 +366,9 @@ def test_exact_runs_only_matches_slow_twin(m, n, seed):
     for column in columns:
         x = column.astype(np.int64)[:, None]
         reach = np.zeros(n, dtype=np.int64)
-        points, tiles = colour_runs(x, 0, 0, n, np.arange(1, n + 1), tables.kernel_tables, reach, scratch(m))
+        points, tiles = colour_runs(
+            x, 0, 0, n, np.arange(1, n + 1), tables.kernel_tables, reach, scratch(m)
+        )
         assert points == slow_runs_only(column, list(range(1, n + 1)))
         assert tiles == slow_runs_only(column, [1] * n)
         assert reach.tolist() == slow_reach(column, m)

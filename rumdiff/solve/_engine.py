@@ -117,9 +117,6 @@ def slot(index, key):
     return h
 
 
-
-
-
 @njit(cache=True)
 def _rehashed(index, lists, built):
     """A hash index twice the size holding the keys of list entries 0..built - 1; their
@@ -190,8 +187,8 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
     ``rules`` are :func:`borrowed` views of arrays held by ``owners``, which ``run_pass``
     keeps alive. With ``dense`` the states are kept in the dense layout (``room`` the
     joint states; no path); with ``direct`` every key lies below ``distinct`` and the
-    index is direct (:func:`slot`). It walks ``rows`` rows of ``steps`` steps each, plus the closing row
-    (``i == rows``, where runs end). ``children`` is ``(most, distinct)``: the most
+    index is direct (:func:`slot`). It walks ``rows`` rows of ``steps`` steps each, plus
+    the closing row (``i == rows``, where runs end). ``children`` is ``(most, distinct)``: the most
     children of one state at one step, and the most distinct keys a step can file
     (lists with room for them never grow); ``room`` the lists' first size; ``limits`` is
     ``(max_states, max_live)``: the states kept summed over the rows, and alive at once.

@@ -28,7 +28,16 @@ import numpy as np
 from numba import njit
 
 from rumdiff.solve._engine import (
-    AUX, CODE, KEY, ORG, SLOT, VAL, borrowed, engine_pass, merge, slot,
+    AUX,
+    CODE,
+    KEY,
+    ORG,
+    SLOT,
+    VAL,
+    borrowed,
+    engine_pass,
+    merge,
+    slot,
 )  # fmt: skip
 from rumdiff.solve._prune import keep_best
 

@@ -150,9 +150,11 @@ def sibling_dominated(b, count, children, state, worth, cost):
     ``cost[its state, b's state]`` more (see :func:`mark_dominated`; no two states
     dominate each other)."""
     for a in range(count):
-        if a != b and children[worth, a] >= children[worth, b] + cost[
-            children[state, a], children[state, b]
-        ]:
+        if (
+            a != b
+            and children[worth, a]
+            >= children[worth, b] + cost[children[state, a], children[state, b]]
+        ):
             return True
     return False
 

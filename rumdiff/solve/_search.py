@@ -27,8 +27,18 @@ import numpy as np
 from numba import njit
 
 from rumdiff.solve._engine import (
-    AUX, CODE, KEY, NOT_REACHED, OK, ORG, OVER_BUDGET, UNSET, VAL, borrowed, compact,
-    engine_pass, merge,
+    AUX,
+    CODE,
+    KEY,
+    OK,
+    ORG,
+    OVER_BUDGET,
+    UNSET,
+    VAL,
+    borrowed,
+    compact,
+    engine_pass,
+    merge,
 )  # fmt: skip
 from rumdiff.solve._moves import colour_moves, hope_by_group, move_scratch, value_tables
 from rumdiff.solve._tiles import colour_runs, fill_report, joint_radix, prepare, segment_bounds
@@ -69,7 +79,12 @@ def _begin_row(rules, i, lists, live):
     """The row's tables; in the list layout, per state no colour done yet and the least
     losses of every colour but the first still to come."""
     x, suffix, tables, scratch, numbers = rules[0], rules[1], rules[3], rules[4], rules[6]
-    left_index, least_loss, after_index, after_tiles = scratch[3], scratch[4], scratch[5], scratch[6]
+    left_index, least_loss, after_index, after_tiles = (
+        scratch[3],
+        scratch[4],
+        scratch[5],
+        scratch[6],
+    )
     k = x.shape[1]
     v = numbers[_FIRST] + i
     numbers[_V] = v
@@ -115,7 +130,13 @@ def _list_step(rules, i, s, lists, start, stop, out, index, built, limit, work):
     tables, scratch, numbers = rules[3], rules[4], rules[6]
     first, next_state = tables[0], tables[2]
     move_delta, move_gain, move_end = scratch[0], scratch[1], scratch[2]
-    left_index, least_loss, hope, radix, moves = scratch[3], scratch[4], scratch[8], scratch[9], scratch[11]
+    left_index, least_loss, hope, radix, moves = (
+        scratch[3],
+        scratch[4],
+        scratch[8],
+        scratch[9],
+        scratch[11],
+    )
     k = least_loss.shape[0]
     threshold = numbers[_THRESHOLD]
     direct = numbers[_DIRECT] != 0
