@@ -47,6 +47,20 @@ BEAM_WIDTH = 64
 #: the solve from 520 to 40 ms (G(5, 3, 100) 57 to 42 ms), while G(4, 2, 100) is best
 #: at 64 (python experiments/sweep_solver.py, and --beam-width on rumdiff solve).
 BEAM_WIDEN = 4
+#: Segments whose joint state space F**k has at least this many states (k >= 5 with
+#: m = 3) sharpen the bounds of their tails before the solver proves an optimum below the
+#: upper bound (rumdiff.solve._kernel). Smaller spaces prove faster without: sharpening
+#: every segment cost 3-44% more transitions on the m <= 2 and k = 4 cells of the regime
+#: sweep (10 puzzles a cell, seed 1), and saved 14-35% on the k >= 5, m = 3 cells. (Set
+#: this to 1, then beyond 20**6, and compare the transitions experiments/sweep_solver.py
+#: prints.)
+TAIL_STATES = 2_000_000
+#: Tails start every ``max(TAIL_STEP, rows // TAIL_BLOCKS)`` rows, from the bottom.
+TAIL_STEP = 20
+TAIL_BLOCKS = 8
+#: A tail's exact pass may keep this many times the states of the segment's beam pass;
+#: one that needs more ends the sharpening (what it sharpened so far stays valid).
+TAIL_BUDGET = 2
 
 #: Random seed used when the user gives none.
 SEED = 0

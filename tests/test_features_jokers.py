@@ -308,7 +308,7 @@ def test_joker_bound_equals_the_reference_first_pass(monkeypatch, budget):
         got = joker_features(stack)
         for row in range(len(stack)):
             puzzle = stack[row]
-            _, _, transitions, _, status, _ = run_joker_dp(puzzle, "value", budget, 0,
+            _, _, transitions, _, status, _, _ = run_joker_dp(puzzle, "value", budget, 0,
                                                            puzzle.points)  # fmt: skip
             expected = (int(status == OK), int(status == NOT_REACHED), transitions)
             assert tuple(int(got[name][row]) for name in BOUND) == expected, puzzle
@@ -355,27 +355,15 @@ def test_probe_is_the_second_pass_when_it_keeps_every_state(monkeypatch):
 
 
 def _second_pass(puzzle, target, beam):
-    """The reference joker DP's pass aimed at ``target`` with a beam (0: none), called
-    directly: ``(states, transitions, profile)``."""
-    from rumdiff.solve._joker_bound import reference_ahead
-    from rumdiff.solve._jokers import joker_pass
-    from rumdiff.solve.jokers import joker_tables
+    """The reference joker pass aimed at ``target`` with a beam (0: none), run through the
+    engine's public pass: ``(states, transitions, profile)``."""
+    from rumdiff.solve.engine import Rules, run_pass
 
-    n, k, j = puzzle.n, puzzle.k, puzzle.jokers
-    tables, groups, pair = joker_tables(k, puzzle.m, j)
-    values = np.zeros(n + 1, dtype=np.int64)
-    values[:n] = np.arange(n, 0, -1)
-    x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
-    need = np.ascontiguousarray(puzzle.table_copies[::-1], dtype=np.int64)
-    ahead = np.zeros((n + 2, j + 1), dtype=np.int64)
-    reference_ahead(x, values, ahead)
-    profile = np.zeros((2, (n + 1) * (k + 1)), dtype=np.int64)
-    path = np.zeros((2, n), dtype=np.int64)
-    budget = (np.int64(10**7), np.int64(config.MAX_LIVE_STATES), np.int64(beam), False)
-    _, states, transitions, _ = joker_pass(x, need, values, ahead, j, puzzle.table_jokers,
-                                         tables, groups, pair, np.int64(target), budget,
-                                         path[0], path[1], profile)  # fmt: skip
-    return states, transitions, profile
+    done = run_pass(
+        puzzle, Rules("jokers", "reference"), aim=int(target), beam=beam,
+        budget=(10**7, config.MAX_LIVE_STATES), profile=True,
+    )  # fmt: skip
+    return done.states, done.transitions, done.profile
 
 
 def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept(monkeypatch):

@@ -5,9 +5,9 @@ import pytest
 from helpers import random_copies, shared_examples
 from make_golden import ilp_cases, read_golden
 
+from rumdiff import config
 from rumdiff.puzzle import Puzzle, decode_puzzle, encode_puzzle, read_puzzles, read_scores
 from rumdiff.solve import SolverBudgetError, solve
-from rumdiff.solve._kernel import TAIL_BLOCKS, TAIL_STATES
 from rumdiff.solve._tiles import remove_isolated, segments
 from rumdiff.solve.reference import solve_brute_force, solve_ilp
 from rumdiff.solve.runstates import run_states
@@ -25,8 +25,8 @@ def _check(copies, m, expected):
     # optimum, and on large joint state spaces up to TAIL_BLOCKS more that sharpen the
     # tails' bounds (which may prove it instead).
     passes = solution.work.exact_passes
-    sharpen = run_states(m).size ** solution.puzzle.k >= TAIL_STATES
-    most = 2 + (TAIL_BLOCKS if sharpen else 0)
+    sharpen = run_states(m).size ** solution.puzzle.k >= config.TAIL_STATES
+    most = 2 + (config.TAIL_BLOCKS if sharpen else 0)
     assert 0 <= passes <= most * solution.dp_segments
     assert (passes == 0) <= (expected == solution.upper)
     assert (expected < solution.upper) <= (passes >= 1)

@@ -7,11 +7,7 @@ Capacities reuse the solver's own cell rules (``rumdiff.solve._tiles``).
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._joker_bound import reference_ahead
-from rumdiff.solve._jokers import joker_pass
 from rumdiff.solve._tiles import (
-    NOT_REACHED,
-    OK,
     colour_runs,
     group_index,
     max_groups_row,
@@ -157,69 +153,23 @@ def joker_stack(stack, table, jokers, table_jokers, m, s, gv, tables, out):
 
 
 @njit(cache=True)
-def joker_bound_stack(
-    stack, table, table_jokers, lower, rows, j, tables, groups, pair, budget, width, out
-):
-    """The first pass of the reference search's joker DP, bounded, and a beam probe of its
-    second pass, on the puzzles ``rows`` (each with ``j`` jokers): one row of ``out`` per
-    puzzle, ``(met, refuted, transitions, growth, probe transitions)``.
+def probe_growth(profile):
+    """log10 of the product, over the steps of a probe's pass (``profile``: the states
+    made and those the beam kept, per step), of states made over states kept the step
+    before, up to the last step that made any.
 
-    The first pass aims at every regular tile placed and drops a state as soon as it has
-    lost a point, as ``rumdiff.solve.jokers.run_joker_dp`` does first (``tables``,
-    ``groups`` and ``pair`` as :func:`rumdiff.solve.jokers.joker_tables` gives them, the
-    bound of ``rumdiff.solve._joker_bound.reference_ahead``), on rows walking the values
-    downwards as there, stopped after ``budget = (max_states, max_live)`` states.
-    ``met``: it found an arrangement placing every tile; ``refuted``: it proved there is
-    none; neither: the budget ran out first.
-
-    The probe walks the second pass, aimed at ``lower[p]`` (on a turn the table's points,
-    the search's own aim), keeping only ``width`` states (the DP's beam) after each step.
-    ``growth`` is log10 of the product, over the steps, of states made over states kept
-    the step before, up to the last step that made any: the states that step would hold
-    had every state beyond the beam grown like those kept, as in Knuth's estimate of a
-    search tree from sampled paths. It telescopes to the last step's states times what
-    the beam cut at each step, so it is never below 0; a pass that runs to its end closes
-    in one state, so there it measures how much the beam had to cut (0 when it never
-    cut), and a probe whose beam lost every state (which proves nothing) gives the
-    estimate at the step where it did.
+    The states that step would hold had every state beyond the beam grown like those
+    kept, as in Knuth's estimate of a search tree from sampled paths. It telescopes to
+    the last step's states times what the beam cut at each step, so it is never below 0;
+    a pass that runs to its end closes in one state, so there it measures how much the
+    beam had to cut (0 when it never cut), and a probe whose beam lost every state (which
+    proves nothing) gives the estimate at the step where it did.
     """
-    n, k = stack.shape[1:]
-    x = np.empty((n, k), np.int64)
-    need = np.empty((n, k), np.int64)
-    values = np.zeros(n + 1, np.int64)
-    for i in range(n):
-        values[i] = n - i  # rows walk the values downwards, as the reference search's
-    ahead = np.zeros((n + 2, j + 1), np.int64)
-    path = np.zeros(n, np.int64)
-    picks = np.zeros(n, np.int64)
-    unprofiled = np.zeros((2, 0), np.int64)
-    profile = np.zeros((2, (n + 1) * (k + 1)), np.int64)
-    max_states, max_live = budget
-    for p in rows:
-        x[:, :] = stack[p, ::-1]
-        need[:, :] = table[p, ::-1]
-        total = reference_ahead(x, values, ahead)
-        _, _, transitions, status = joker_pass(
-            x, need, values, ahead, j, table_jokers[p], tables, groups, pair, total,
-            (max_states, max_live, np.int64(0), False), path, picks, unprofiled,
-        )  # fmt: skip
-        out[p, 0] = status == OK
-        out[p, 1] = status == NOT_REACHED
-        out[p, 2] = transitions
-        profile[:, :] = 0
-        _, _, transitions, _ = joker_pass(
-            x, need, values, ahead, j, table_jokers[p], tables, groups, pair, lower[p],
-            (max_live, max_live, width, False), path, picks, profile,
-        )  # fmt: skip
-        # Made over kept the step before, multiplied over the steps, telescopes to the
-        # last step's states times made over kept at each step: a sum of logs each >= 0.
-        growth = 0.0
-        cuts = 0.0
-        for step in range(profile.shape[1]):
-            if profile[0, step] == 0:
-                break  # no state lives: the beam lost them all, or the pass has none
-            growth = cuts + np.log10(profile[0, step])
-            cuts += np.log10(profile[0, step] / profile[1, step])
-        out[p, 3] = growth
-        out[p, 4] = transitions
-    return out
+    growth = 0.0
+    cuts = 0.0
+    for step in range(profile.shape[1]):
+        if profile[0, step] == 0:
+            break  # no state lives: the beam lost them all, or the pass has none
+        growth = cuts + np.log10(profile[0, step])
+        cuts += np.log10(profile[0, step] / profile[1, step])
+    return growth

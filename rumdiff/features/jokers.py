@@ -100,8 +100,9 @@ def as_puzzles(copies, *, m: int) -> Puzzles:
 def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     """The joker features of a stack of puzzles, column by column.
 
-    Wraps the kernels ``rumdiff.features._jokers.joker_stack`` and (for the
-    ``joker_bound_*`` and ``joker_probe_*`` columns) ``joker_bound_stack``.
+    Wraps the kernel ``rumdiff.features._jokers.joker_stack``; the ``joker_bound_*`` and
+    ``joker_probe_*`` columns come from passes of the DP engine
+    (:func:`rumdiff.solve.engine.run_pass`).
 
     Parameters
     ----------
@@ -133,7 +134,7 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     kernels.joker_stack(puzzles.copies, table, jokers, table_jokers, m, config.S, gv, tables, out)
     columns = dict(zip(kernels.JOKER_COLUMNS, out.T, strict=True))
     columns["joker_gap"] = columns["joker_upper"] - columns["joker_lower"]
-    bound = _joker_bound(puzzles, table, jokers, table_jokers, columns["joker_lower"])
+    bound = _joker_bound(puzzles, jokers, columns["joker_lower"])
     for column, name in enumerate(_BOUND_COLUMNS):
         columns[name] = bound[:, column]
         if name != "joker_probe_growth":
@@ -141,33 +142,43 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     return {name: np.ascontiguousarray(columns[name]) for name in JOKER_FEATURES}
 
 
-#: The columns of ``rumdiff.features._jokers.joker_bound_stack``, in order.
+#: The columns of :func:`_joker_bound`, in order.
 _BOUND_COLUMNS = (
     "joker_bound_met", "joker_bound_refuted", "joker_bound_transitions",
     "joker_probe_growth", "joker_probe_transitions",
 )  # fmt: skip
 
 
-def _joker_bound(puzzles: Puzzles, table, jokers, table_jokers, lower) -> np.ndarray:
-    """:data:`_BOUND_COLUMNS` of the joker DP's bounded first pass and its probe of the
-    second, aimed at ``lower``, one row per puzzle (zeros for puzzles without jokers or a
-    table).
+def _joker_bound(puzzles: Puzzles, jokers, lower) -> np.ndarray:
+    """:data:`_BOUND_COLUMNS` of the reference search's first joker pass, bounded, and a
+    beam probe of its second, aimed at ``lower``, one row per puzzle (zeros for puzzles
+    without jokers or a table).
 
-    Wraps the kernel ``rumdiff.features._jokers.joker_bound_stack``, once per joker
-    count, since the DP's tables depend on it.
+    The first pass aims at every regular tile placed and drops a state as soon as it has
+    lost a point, as the reference search does first (``rumdiff.solve.search``), stopped
+    after ``config.FEATURE_JOKER_BOUND_STATES`` states. ``met``: it found an arrangement
+    placing every tile; ``refuted``: it proved there is none; neither: the budget ran out
+    first. The probe walks the second pass, aimed at ``lower[p]`` (on a turn the table's
+    points, the search's own aim), keeping only ``config.FEATURE_PROBE_WIDTH`` states
+    (the solver's beam) after each step; ``growth``: see
+    ``rumdiff.features._jokers.probe_growth``.
     """
-    from rumdiff.features import _jokers as kernels
-    from rumdiff.solve.jokers import joker_tables
+    from rumdiff.features._jokers import probe_growth
+    from rumdiff.solve.engine import Rules, run_pass
 
     out = np.zeros((len(puzzles), len(_BOUND_COLUMNS)), dtype=np.float64)
-    dp = (jokers > 0) | puzzles.tabled
-    budget = (np.int64(config.FEATURE_JOKER_BOUND_STATES), np.int64(config.MAX_LIVE_STATES))
-    lower = np.ascontiguousarray(lower, dtype=np.int64)
-    width = np.int64(max(1, config.FEATURE_PROBE_WIDTH))  # (a width of 0: no beam at all)
-    for j in np.unique(jokers[dp]).tolist():
-        rows = np.flatnonzero(dp & (jokers == j))
-        tables, groups, pair = joker_tables(puzzles.k, puzzles.m, j)
-        kernels.joker_bound_stack(puzzles.copies, table, table_jokers, lower, rows,
-                                  np.int64(j), tables, groups, pair, budget, width,
-                                  out)  # fmt: skip
+    rules = Rules("jokers", "reference")
+    bounded = (config.FEATURE_JOKER_BOUND_STATES, config.MAX_LIVE_STATES)
+    unbounded = (config.MAX_LIVE_STATES, config.MAX_LIVE_STATES)
+    width = max(1, config.FEATURE_PROBE_WIDTH)  # (a width of 0: no beam at all)
+    for p in np.flatnonzero((jokers > 0) | puzzles.tabled).tolist():
+        puzzle = puzzles[p]
+        first = run_pass(puzzle, rules, aim=puzzle.points, budget=bounded)
+        probe = run_pass(
+            puzzle, rules, aim=int(lower[p]), beam=width, budget=unbounded, profile=True
+        )
+        out[p] = (
+            first.status == "ok", first.status == "not reached", first.transitions,
+            probe_growth(probe.profile), probe.transitions,
+        )  # fmt: skip
     return out

@@ -36,6 +36,7 @@ def joker_search(
     ahead = np.zeros((rows + 2, jokers + 1), np.int64)
     joker_ahead(x, values, jokers, bound, ahead)
     high = ahead[0, 0]
+    work[3] = high
     trial = np.zeros((2, rows), np.int64)
     unprofiled = np.zeros((2, 0), np.int64)
     low, status, width = -1, NOT_REACHED, beam

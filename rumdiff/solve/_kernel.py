@@ -6,25 +6,41 @@ Called by ``rumdiff.solve.solver.solve``; the passes are ``rumdiff.solve._plain.
 import numpy as np
 from numba import njit
 
+from rumdiff import config
 from rumdiff.solve._engine import OK, OVER_BUDGET
 from rumdiff.solve._plain import plain_pass
 from rumdiff.solve._tiles import colour_runs, fill_report, prepare, segment_bounds
 
 #: A budget that never runs out (the runs-only bound keeps at most n * F states).
 UNLIMITED = 1 << 62
-#: Segments whose joint state space F**k has at least this many states (k >= 5 with
-#: m = 3) sharpen the bounds of their tails before proving an optimum below the upper
-#: bound (:func:`_tail_bounds`). Smaller spaces prove faster without: sharpening every
-#: segment cost 3-44% more transitions on the m <= 2 and k = 4 cells of the regime sweep
-#: (10 puzzles a cell, seed 1), and saved 14-35% on the k >= 5, m = 3 cells. (Set this to
-#: 1, then beyond 20**6, and compare the transitions experiments/sweep_solver.py prints.)
-TAIL_STATES = 2_000_000
-#: Tails start every ``max(TAIL_STEP, rows // TAIL_BLOCKS)`` rows, from the bottom.
-TAIL_STEP = 20
-TAIL_BLOCKS = 8
-#: A tail's exact pass may keep this many times the states of the segment's beam pass;
-#: one that needs more ends the sharpening (what it sharpened so far stays valid).
-TAIL_BUDGET = 2
+# The sharpening of the tails' bounds (:func:`_tail_bounds`) follows config.TAIL_STATES,
+# TAIL_STEP, TAIL_BLOCKS and TAIL_BUDGET, read when the kernel compiles.
+TAIL_STATES = config.TAIL_STATES
+TAIL_STEP = config.TAIL_STEP
+TAIL_BLOCKS = config.TAIL_BLOCKS
+TAIL_BUDGET = config.TAIL_BUDGET
+
+
+#: The kinds of pass a trace records (``solve_kernel``): the beam, the second beam (colour
+#: order, aimed at the upper bound), the exact pass aimed at the upper bound, a tail's
+#: beam and exact passes, and the exact pass aimed at the lower bound + 1.
+BEAM, OTHER_BEAM, EXACT_UPPER, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER = range(6)
+
+
+@njit(cache=True, inline="always")
+def _record(trace, traced, segment, kind, aim, best, states, transitions, status):
+    """Add a pass to the trace (a row of ``trace``, ``traced[0]`` of them so far), if the
+    caller keeps one."""
+    at = traced[0]
+    if at < trace.shape[0]:
+        trace[at, 0] = segment
+        trace[at, 1] = kind
+        trace[at, 2] = aim
+        trace[at, 3] = best
+        trace[at, 4] = states
+        trace[at, 5] = transitions
+        trace[at, 6] = status
+        traced[0] = at + 1
 
 
 @njit(cache=True, inline="always")
@@ -59,7 +75,9 @@ def _runs_path(x, values, m, tables, dominance, gv_none, path):
 
 
 @njit(cache=True, inline="always")
-def _tail_bounds(x, worth, m, tables, dominance, gv, suffix, beam, exact, lower, work):
+def _tail_bounds(
+    x, worth, m, tables, dominance, gv, suffix, beam, exact, lower, work, trace, traced, segment
+):
     """Sharper suffix bounds for a segment: the best score of tails below checkpoints,
     with runs entering them free.
 
@@ -75,7 +93,8 @@ def _tail_bounds(x, worth, m, tables, dominance, gv, suffix, beam, exact, lower,
 
     ``beam`` and ``exact`` are the passes' limits; an exact pass over its budget ends the
     sharpening, and what it sharpened so far stays valid. Returns the sharpened copy of
-    ``suffix``; adds states, transitions and exact passes to ``work``.
+    ``suffix``; adds states, transitions and exact passes to ``work``, and the passes to
+    the trace (:func:`_record`).
     """
     rows = x.shape[0]
     free = np.int64(tables[5].shape[0] - 1)  # every slot at length >= 3 (runstates)
@@ -89,6 +108,7 @@ def _tail_bounds(x, worth, m, tables, dominance, gv, suffix, beam, exact, lower,
         best, kept, spent, result = plain_pass(
             tail, worth[r:], m, tables, dominance, gv, sharp[r:], least, beam, free, path, scores
         )
+        _record(trace, traced, segment, TAIL_BEAM, least, best, kept, spent, result)
         work[0] += kept
         work[1] += spent
         if result == OK:
@@ -99,6 +119,7 @@ def _tail_bounds(x, worth, m, tables, dominance, gv, suffix, beam, exact, lower,
                 tail, worth[r:], m, tables, dominance, gv, sharp[r:], least + 1, exact, free,
                 path, scores
             )  # fmt: skip
+            _record(trace, traced, segment, TAIL_EXACT, least + 1, best, kept, spent, result)
             work[0] += kept
             work[1] += spent
             work[2] += 1
@@ -125,6 +146,7 @@ def solve_kernel(
     max_live,
     path,
     report,
+    trace,
 ):
     """Solve one puzzle exactly.
 
@@ -140,7 +162,9 @@ def solve_kernel(
     colour).
 
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
-    DP transitions, segments, segments needing the DP, status, exact passes.
+    DP transitions, segments, segments needing the DP, status, exact passes, passes
+    traced. ``trace`` (passes by ``(segment, kind, aim, best, states, transitions, status)``,
+    or no rows) receives the passes, in order, as far as it has room (:func:`_record`).
     """
     k = reduced.shape[1]
     size = tables[5].shape[0]
@@ -157,6 +181,7 @@ def solve_kernel(
     zero = np.int64(0)  # not a literal 0: see the note at the top of _plain
     exact = (zero, max_states, max_live, np.bool_(True))
     work = np.zeros(3, np.int64)
+    traced = np.zeros(1, np.int64)
     reach = np.empty(reduced.shape[0], np.int64)
     scratch = np.empty((4, size), np.int64)
     for segment in range(count):
@@ -188,6 +213,7 @@ def solve_kernel(
         best, kept, spent, result = plain_pass(
             x, worth, m, tables, dominance, gv, suffix, low, first_pass, zero, trial, scores
         )
+        _record(trace, traced, segment, BEAM, low, best, kept, spent, result)
         states += kept
         transitions += spent
         if result == OVER_BUDGET:
@@ -216,6 +242,7 @@ def solve_kernel(
             best, kept, spent, result = plain_pass(
                 x, worth, m, tables, dominance, gv, suffix, high, other_pass, zero, trial, scores
             )
+            _record(trace, traced, segment, OTHER_BEAM, high, best, kept, spent, result)
             states += kept
             transitions += spent
             if result == OK:
@@ -232,7 +259,7 @@ def solve_kernel(
                 work[:] = 0
                 suffix = _tail_bounds(
                     x, worth, m, tables, dominance, gv, suffix, first_pass, tail_pass, lower_tail,
-                    work
+                    work, trace, traced, segment,
                 )  # fmt: skip
                 states += work[0]
                 transitions += work[1]
@@ -244,6 +271,8 @@ def solve_kernel(
             best, kept, spent, result = plain_pass(
                 x, worth, m, tables, dominance, gv, suffix, aim, exact, zero, trial, scores
             )
+            kind = EXACT_UPPER if aim_at_upper else EXACT_LOWER
+            _record(trace, traced, segment, kind, aim, best, kept, spent, result)
             passes += 1
             states += kept
             transitions += spent
@@ -262,5 +291,6 @@ def solve_kernel(
             _runs_path(x, worth, m, tables, dominance, gv_none, path[lo:hi])
         score += low
     fill_report(
-        report, (score, removed, lower, upper, states, transitions, count, hard, status, passes)
+        report,
+        (score, removed, lower, upper, states, transitions, count, hard, status, passes, traced[0]),
     )

@@ -93,6 +93,18 @@ def joker_tables(k: int, m: int, jokers: int) -> tuple:
     return arrays, joker_group_table(k, m, jokers), _pair_codes(m)
 
 
+def joker_rows(puzzle: Puzzle, objective: str) -> tuple:
+    """The rows the jokers' rules walk, values downwards (a tile lost at a high value
+    prunes early): ``(x, need, values)``, the copies, the table's copies and each row's
+    weight (its value, plus, for the ``tiles`` objective, more than all points), with
+    one more weight, 0, for the closing row."""
+    x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
+    need = np.ascontiguousarray(puzzle.table_copies[::-1], dtype=np.int64)
+    values = np.zeros(puzzle.n + 1, dtype=np.int64)
+    values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + _big(puzzle, objective)
+    return x, need, values
+
+
 def run_joker_dp(
     puzzle: Puzzle,
     objective: str,
@@ -103,8 +115,8 @@ def run_joker_dp(
     fast: bool = False,
 ):
     """Solve a puzzle with the DP; return ``(best weight, states, transitions, passes,
-    status, path)`` (``path``: the joint codes and the jokers placed at each row, see
-    ``_jokers``).
+    status, path, upper)`` (``path``: the joint codes and the jokers placed at each row,
+    see ``_jokers``; ``upper``: the bound above every weight the passes aimed at).
 
     Rows walk the values downwards (n first), as in the joker-free solver, so a tile
     lost at a high value prunes early. A beam pass finds a lower bound (without a table
@@ -126,21 +138,17 @@ def run_joker_dp(
     from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
     arrays, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
-    x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
-    need = np.ascontiguousarray(puzzle.table_copies[::-1], dtype=np.int64)
-    big = _big(puzzle, objective)
-    values = np.zeros(puzzle.n + 1, dtype=np.int64)
-    values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big
+    x, need, values = joker_rows(puzzle, objective)
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     limits = (np.int64(max_states), np.int64(config.MAX_LIVE_STATES))
     if fast:
-        work = np.zeros(3, dtype=np.int64)
+        work = np.zeros(4, dtype=np.int64)
         best, status = joker_search(
             x, need, values, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
             group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
             (*limits, np.int64(beam)), path, work,
         )  # fmt: skip
-        return int(best), int(work[0]), int(work[1]), int(work[2]), int(status), path
+        return int(best), int(work[0]), int(work[1]), int(work[2]), int(status), path, int(work[3])
 
     ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
     high = int(reference_ahead(x, values, ahead))
@@ -175,7 +183,7 @@ def run_joker_dp(
         elif aim == max(low, 0) or aim <= low:
             result = (0, NOT_REACHED)
     best, status = result
-    return best, work[0], work[1], work[2], status, path
+    return best, work[0], work[1], work[2], status, path, high
 
 
 def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:

@@ -161,7 +161,7 @@ def _joker_search(puzzle: Puzzle, max_states: int, layout: str) -> SearchEffort:
         lower = int((puzzle.table_copies.sum(axis=1) * np.arange(1, puzzle.n + 1)).sum())
     score, method = lower, "bounds"
     if lower < upper or puzzle.table is not None or puzzle.table_jokers:
-        best, dp_states, dp_transitions, dp_passes, status, _ = run_joker_dp(
+        best, dp_states, dp_transitions, dp_passes, status, _, _ = run_joker_dp(
             puzzle, "value", max_states, 0, lower
         )
         if status == OVER_BUDGET:

@@ -29,17 +29,54 @@ from rumdiff import config
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.arrangement import Arrangement, Group, Run
 from rumdiff.solve.display import Drawable
+from rumdiff.solve.engine import STATUSES
 from rumdiff.solve.groups import group_value_table, make_groups
 from rumdiff.solve.jokers import OBJECTIVES, rebuild, run_joker_dp
 from rumdiff.solve.runstates import dominance, run_states
 
-__all__ = ["Solution", "Work", "SolverBudgetError", "solve"]
+__all__ = ["TRACE_KINDS", "Solution", "SolverBudgetError", "Traced", "Work", "solve"]
+
+#: The kinds of pass a joker-free solve runs, in the order of ``rumdiff.solve._kernel``'s
+#: codes: a beam for a lower bound, a second beam in colour order aimed at the upper
+#: bound, the exact pass aimed at it, a tail's beam and exact pass (sharpening the
+#: bounds of large segments), and the exact pass aimed at the lower bound + 1.
+TRACE_KINDS = (
+    "beam", "second beam", "exact at upper", "tail beam", "tail exact", "exact at lower + 1",
+)  # fmt: skip
 
 _warm: list[bool] = []  # the joker search compiled or loaded
 
 
 class SolverBudgetError(RuntimeError):
     """The puzzle needs more DP states than the budget allows."""
+
+
+@dataclass(frozen=True)
+class Traced:
+    """One pass of the DP that a joker-free solve ran (``solve(..., trace=True)``).
+
+    Attributes
+    ----------
+    segment : int
+        The segment (0 the highest values: the solver walks them downwards).
+    kind : str
+        One of :data:`TRACE_KINDS`.
+    aim : int
+        The score it aimed at.
+    best : int or None
+        The best score it found (at least the aim), None unless ``status == "ok"``.
+    states, transitions : int
+        The states it kept and the transitions it tried.
+    status : {"ok", "not reached", "over budget"}
+    """
+
+    segment: int
+    kind: str
+    aim: int
+    best: int | None
+    states: int
+    transitions: int
+    status: str
 
 
 @dataclass(frozen=True)
@@ -67,6 +104,8 @@ class Work:
         bound and a second pass had to prove it. On joint state spaces of 2 million
         states or more (k >= 5 with m = 3), up to 8 passes that sharpen the bounds of the
         segment's tails come before that second pass, and may make it needless.
+    trace : tuple of Traced, or None
+        Every pass of a joker-free solve, in order, when it was asked for.
     """
 
     states: int
@@ -74,6 +113,7 @@ class Work:
     seconds: float
     method: str
     exact_passes: int
+    trace: tuple[Traced, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,23 +126,27 @@ class Solution(Drawable):
         The maximum total value of placed tiles (for the ``tiles`` objective, the
         value of an arrangement that places the most rack tiles); None when no
         arrangement places the whole table (:attr:`feasible`).
-    lower, upper : int
-        The bounds the solver started from (summed over segments).
-    removed : int
-        Copies removed because no run or group can use them.
-    segments, dp_segments : int
-        Independent segments after splitting, and how many needed the DP.
+    lower, upper : int or None
+        The bounds the solver started from (summed over segments). With jokers or a
+        table: the score known to be reachable (the joker-free optimum without a table;
+        None with one) and the bound above every score the passes aimed at.
+    removed : int or None
+        Copies removed because no run or group can use them (None with jokers or a
+        table, which no copy is removed from: a joker can make any tile placeable).
+    segments, dp_segments : int or None
+        Independent segments after splitting, and how many needed the DP (None with
+        jokers or a table, which are never split: a joker bridges any gap).
     work : Work
         States, transitions, seconds and method.
     """
 
     puzzle: Puzzle
-    score: int
-    lower: int
-    upper: int
-    removed: int
-    segments: int
-    dp_segments: int
+    score: int | None
+    lower: int | None
+    upper: int | None
+    removed: int | None
+    segments: int | None
+    dp_segments: int | None
     work: Work
     _reduced: np.ndarray = field(repr=False)
     _path: np.ndarray = field(repr=False)
@@ -138,6 +182,7 @@ def solve(
     max_states: int = config.MAX_STATES,
     ilp_fallback: bool = config.ILP_FALLBACK,
     objective: str = "value",
+    trace: bool = False,
 ) -> Solution:
     """Solve a puzzle exactly, jokers and table included.
 
@@ -165,6 +210,8 @@ def solve(
     objective : {"value", "tiles"}, default "value"
         Maximise the value placed, or the rack tiles placed (every tile without a
         table) with ties broken by value, as game solvers do.
+    trace : bool, default False
+        Keep every pass of a joker-free solve in ``work.trace`` (:class:`Traced`).
 
     Returns
     -------
@@ -188,11 +235,11 @@ def solve(
     if not solve_kernel.signatures:
         # Compile (or load from numba's cache) outside the timing: a puzzle's seconds
         # are its own, never the compiler's.
-        _solve_kernel(warm_up_puzzle(), beam_width, max_states)
+        _solve_kernel(warm_up_puzzle(), beam_width, max_states, False)
     started = time.perf_counter()
-    reduced, path, report = _solve_kernel(puzzle, beam_width, max_states)
+    reduced, path, report, passes_run = _solve_kernel(puzzle, beam_width, max_states, trace)
     seconds = time.perf_counter() - started
-    score, removed, lower, upper, states, transitions, segments, hard, status, passes = (
+    score, removed, lower, upper, states, transitions, segments, hard, status, passes, _ = (
         report.tolist()
     )
     found = None
@@ -206,7 +253,7 @@ def solve(
         score = found.score
         seconds = time.perf_counter() - started
     method = "ilp" if found is not None else "dp" if hard else "bounds"
-    work = Work(states, transitions, seconds, method, passes)
+    work = Work(states, transitions, seconds, method, passes, passes_run)
     return Solution(
         puzzle, score, lower, upper, removed, segments, hard, work, reduced, path, found
     )
@@ -240,13 +287,13 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
         run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam, fast=True)
         _warm.append(True)
     started = time.perf_counter()
-    lower = -1
+    lower = None
     if objective == "value" and puzzle.table is None and puzzle.table_jokers == 0:
         # Jokers may stay on the rack: the joker-free optimum is reachable.
         lower = solve(Puzzle(puzzle.copies, m=puzzle.m), beam_width=beam, max_states=max_states,
                       ilp_fallback=fallback).score  # fmt: skip
-    best, states, transitions, passes, status, path = run_joker_dp(
-        puzzle, objective, max_states, beam, lower, fast=True
+    best, states, transitions, passes, status, path, upper = run_joker_dp(
+        puzzle, objective, max_states, beam, -1 if lower is None else lower, fast=True
     )
     found, method, score = None, "dp", None
     if status == OVER_BUDGET:
@@ -264,8 +311,10 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
     work = Work(states, transitions, time.perf_counter() - started, method, passes)
     empty = np.zeros(0, dtype=np.int64)
     solved = found is None and score is not None
+    if objective == "tiles":  # the bound is on the weight: its value part
+        upper %= puzzle.points + 1
     return Solution(
-        puzzle, score, 0, puzzle.points, 0, 1, 1, work, empty, path, found,
+        puzzle, score, lower, upper, None, None, None, work, empty, path, found,
         objective if solved else "", best,
     )  # fmt: skip
 
@@ -284,8 +333,9 @@ def warm_up_puzzle() -> Puzzle:
     return Puzzle.from_tiles([(1, 0), (2, 0), (3, 0)], k=1, m=1, n=3)
 
 
-def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
-    """Run ``solve_kernel`` on a puzzle; return its reduced copies, path and report."""
+def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool):
+    """Run ``solve_kernel`` on a puzzle; return its reduced copies, path, report and (with
+    ``trace``) its passes."""
     from rumdiff.solve._kernel import solve_kernel
 
     tables = run_states(puzzle.m)
@@ -296,9 +346,11 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
     # from this fresh copy.
     reduced = np.array(puzzle.copies[::-1], dtype=np.int64, order="C")
     path = np.empty(puzzle.n, dtype=np.int64)
-    report = np.zeros(10, dtype=np.int64)
+    report = np.zeros(11, dtype=np.int64)
     values = np.full(puzzle.n + 3, puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1)
+    # Room for every pass: each segment (at most n) runs 4 and two a tail.
+    traced = np.zeros((puzzle.n * (4 + 2 * config.TAIL_BLOCKS) if trace else 0, 7), np.int64)
     solve_kernel(
         reduced,
         values,
@@ -313,8 +365,29 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int):
         config.MAX_LIVE_STATES,
         path,
         report,
+        traced,
     )
-    return reduced, path, report
+    if not trace:
+        return reduced, path, report, None
+    return (
+        reduced,
+        path,
+        report,
+        tuple(
+            Traced(
+                segment,
+                TRACE_KINDS[kind],
+                aim,
+                best if status == 0 else None,
+                states,
+                transitions,
+                STATUSES[status],
+            )  # fmt: skip
+            for segment, kind, aim, best, states, transitions, status in traced[
+                : report[10]
+            ].tolist()
+        ),
+    )
 
 
 def _rebuild(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:

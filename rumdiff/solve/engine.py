@@ -1,0 +1,212 @@
+"""One pass of the DP engine over a puzzle: the public way to run the engine.
+
+Every DP of rumdiff runs in one engine (``rumdiff/solve/_engine.py``): a loop over the
+values of a puzzle that keeps the live states, merges them, cuts them to a beam, drops
+those others dominate, counts them against a budget and traces the best path back. A
+*rule set* says what a state is and what its moves are (``_plain``: no jokers and no
+table; ``_jokers``: jokers and the table), and its *pruning* what the pass may drop:
+the reference search's, a fixed definition (docs/search-effort.md), or the fast
+solver's. Features, experiments and tests run passes through :func:`run_pass`: a puzzle,
+the rules, an aim, a beam and a budget go in; the states, transitions, status, path and
+profile come out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rumdiff import config
+from rumdiff.puzzle import Puzzle
+from rumdiff.validation import choice, whole
+
+__all__ = ["PRUNINGS", "RULE_SETS", "STATUSES", "Pass", "Rules", "run_pass"]
+
+#: The rule sets a pass can run: jokers and the table (every puzzle), or none of them.
+RULE_SETS = ("jokers", "plain")
+#: What a pass may drop: what the reference search drops (the counts that define the
+#: search effort), or what the fast solver drops too.
+PRUNINGS = ("reference", "fast")
+#: How a pass ends: it reached its aim, no state did, or the budget ran out.
+STATUSES = ("ok", "not reached", "over budget")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules a pass runs by.
+
+    Parameters
+    ----------
+    name : {"jokers", "plain"}
+        The rule set: ``"jokers"`` knows jokers and the table (runs never end short, so
+        scores are exact), ``"plain"`` neither (scores are optimistic, a run that ends
+        short giving its tiles back).
+    pruning : {"reference", "fast"}
+        What the pass may drop: what the reference search drops (docs/search-effort.md:
+        the jokers' rules, a state that cannot reach the aim even with every tile still
+        ahead; the plain rules, one below the per-value bounds, walking the values
+        upwards, with no beam and no path), or also what the fast solver drops by its
+        tighter bounds and dominance (``"fast"``).
+    """
+
+    name: str = "jokers"
+    pruning: str = "reference"
+
+    def __post_init__(self):
+        choice("rules", self.name, RULE_SETS)
+        choice("pruning", self.pruning, PRUNINGS)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """What one pass of the engine found and what it cost.
+
+    Attributes
+    ----------
+    best : int or None
+        The best score it reached (at least the aim), None unless ``status == "ok"``.
+    states, transitions : int
+        States kept after each value, and moves tried, summed over the pass.
+    status : {"ok", "not reached", "over budget"}
+    path : ndarray of shape (n,)
+        The state code after each row of the best path (rows walk the values downwards:
+        row w holds value n - w); zeros unless ``status == "ok"``.
+    extra : ndarray of shape (n,)
+        What the rules keep beside each code of the path (jokers: the jokers placed at
+        the row; plain: the path's value there).
+    profile : ndarray of shape (2, steps) or None
+        Per step (k + 1 a row for the jokers' rules, k for the plain ones), the states
+        made and those the beam kept; with ``profile=True`` only.
+    """
+
+    best: int | None
+    states: int
+    transitions: int
+    status: str
+    path: np.ndarray
+    extra: np.ndarray
+    profile: np.ndarray | None
+
+
+def run_pass(
+    puzzle: Puzzle,
+    rules: Rules = Rules(),
+    *,
+    aim: int,
+    beam: int = 0,
+    budget: tuple[int, int] = (config.MAX_STATES, config.MAX_LIVE_STATES),
+    profile: bool = False,
+) -> Pass:
+    """Run one pass of the engine over a puzzle's values, walked downwards.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    rules : Rules
+    aim : int
+        The score the pass aims at: states that cannot reach it are dropped.
+    beam : int, default 0
+        With ``beam > 0`` only the best ``beam`` states survive each step (a heuristic:
+        what it finds is a lower bound); 0 runs the exact pass.
+    budget : (int, int)
+        The most states kept, summed over the values, and alive at once.
+    profile : bool
+        Record the states made and kept at each step (:attr:`Pass.profile`).
+
+    Returns
+    -------
+    Pass
+    """
+    from rumdiff.solve import _engine
+
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"run_pass expects a Puzzle, got {type(puzzle).__name__}")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+    aim = whole("aim", aim)
+    beam = whole("beam", beam, low=0)
+    budget = tuple(whole("budget", value, low=1) for value in budget)
+    if rules.name == "plain" and not puzzle.plain:
+        raise ValueError("the plain rules know no jokers and no table; use Rules('jokers')")
+    if rules.name == "jokers":
+        best, states, transitions, status, path, extra, steps = _joker_pass(
+            puzzle, rules.pruning == "fast", aim, beam, budget, profile
+        )
+    else:
+        best, states, transitions, status, path, extra, steps = _plain_pass(
+            puzzle, rules.pruning == "fast", aim, beam, budget
+        )
+    found = status == _engine.OK
+    return Pass(
+        int(best) if found else None, int(states), int(transitions), STATUSES[status],
+        path if found else np.zeros_like(path), extra, steps if profile else None,
+    )  # fmt: skip
+
+
+def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile: bool):
+    """One pass of the jokers' rules, bounded as the reference search or the solver bounds
+    (``_joker_bound``)."""
+    from rumdiff.solve._joker_bound import joker_ahead, reference_ahead
+    from rumdiff.solve._jokers import joker_pass
+    from rumdiff.solve._tiles import row_upper_bounds
+    from rumdiff.solve.groups import group_value_table
+    from rumdiff.solve.jokers import joker_rows, joker_tables
+
+    tables, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
+    x, need, values = joker_rows(puzzle, "value")
+    ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
+    if fast:
+        bound = np.zeros(puzzle.n, dtype=np.int64)
+        row_upper_bounds(x, group_value_table(puzzle.k, puzzle.m), puzzle.m, values, bound)
+        joker_ahead(x, values, puzzle.jokers, bound, ahead)
+    else:
+        reference_ahead(x, values, ahead)
+    path = np.zeros((2, puzzle.n), dtype=np.int64)
+    steps = np.zeros((2, (puzzle.n + 1) * (puzzle.k + 1) if profile else 0), dtype=np.int64)
+    best, states, transitions, status = joker_pass(
+        x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, tables, groups, pair,
+        np.int64(aim), (np.int64(budget[0]), np.int64(budget[1]), np.int64(beam), fast),
+        path[0], path[1], steps,
+    )  # fmt: skip
+    return best, states, transitions, status, path[0], path[1], steps
+
+
+def _plain_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget):
+    """One pass of the plain rules over every row, pruned by the per-value bounds: the
+    fast solver's (values walked downwards), or the reference search's (upwards)."""
+    from rumdiff.solve._plain import plain_pass
+    from rumdiff.solve._search import search_pass
+    from rumdiff.solve._tiles import joint_radix, row_upper_bounds
+    from rumdiff.solve.groups import group_value_table
+    from rumdiff.solve.runstates import dominance, run_states
+
+    n, k, m = puzzle.n, puzzle.k, puzzle.m
+    tables = run_states(m)
+    gv = group_value_table(k, m)
+    rows = puzzle.copies[::-1] if fast else puzzle.copies
+    x = np.ascontiguousarray(rows, dtype=np.int64)
+    values = np.full(n + 3, n + 1, dtype=np.int64)
+    values[:n] = np.arange(n, 0, -1) if fast else np.arange(1, n + 1)
+    bound = np.zeros(n, dtype=np.int64)
+    row_upper_bounds(x, gv, m, values, bound)
+    suffix = np.zeros(n + 2, dtype=np.int64)
+    suffix[:n] = np.cumsum(bound[::-1])[::-1]
+    path = np.zeros(n, dtype=np.int64)
+    scores = np.zeros(n, dtype=np.int64)
+    profile = np.zeros((2, 0), dtype=np.int64)
+    if not fast:
+        if beam:
+            raise ValueError("the reference search keeps every state: beam must be 0")
+        radix = joint_radix(k, tables.size)
+        best, states, transitions, status = search_pass(
+            x, 1, m, radix, tables.kernel_tables, gv, suffix, np.int64(aim),
+            (np.int64(budget[0]), np.int64(budget[1])), False,
+        )  # fmt: skip
+        return best, states, transitions, status, path, scores, profile
+    limits = (np.int64(beam), np.int64(budget[0]), np.int64(budget[1]), np.bool_(True))
+    best, states, transitions, status = plain_pass(
+        x, values, m, tables.kernel_tables, dominance(m), gv, suffix, np.int64(aim), limits,
+        np.int64(0), path, scores,
+    )  # fmt: skip
+    return best, states, transitions, status, path, scores, profile
