@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from rumdiff.puzzle import Puzzle, Puzzles
+from rumdiff.puzzle import Game, Puzzle, Puzzles
 
 
 def test_from_tiles_counts_copies():
@@ -46,7 +46,7 @@ def test_stack_and_iterate():
     assert list(stack) == puzzles
     with pytest.raises(ValueError, match="differ"):
         Puzzles.from_list([puzzles[0], Puzzle(np.zeros((11, 4), dtype=int))])
-    assert len(Puzzles.empty(k=4, m=2, n=10)) == 0
+    assert len(Puzzles.empty(Game(4, 2, 10))) == 0
 
 
 def test_tabled_says_which_puzzles_have_a_table():
@@ -57,4 +57,4 @@ def test_tabled_says_which_puzzles_have_a_table():
     stack = Puzzles.from_list([rack, tiles, joker, rack_joker])
     assert stack.tabled.tolist() == [False, True, True, False]
     assert Puzzles.from_list([rack, rack]).tabled.tolist() == [False, False]
-    assert Puzzles.empty(k=4, m=2, n=5).tabled.shape == (0,)
+    assert Puzzles.empty(Game(4, 2, 5)).tabled.shape == (0,)

@@ -23,11 +23,12 @@ def test_section_4_1_matrices(section_4_1):
     assert (section_4_1.k, section_4_1.m, section_4_1.n) == (4, 2, 5)
 
 
-def test_defaults_k_from_letters_and_n_from_largest_value():
+def test_without_a_header_a_file_is_the_default_game_with_the_values_given():
     puzzles = parse_puzzles("1\n3\n1b 2g 7b\n")
-    assert (puzzles.k, puzzles.m, puzzles.n) == (4, 2, 7)
-    puzzles = parse_puzzles("1\n3\n1b 2o 3p\n")
-    assert puzzles.k == 6
+    assert (puzzles.k, puzzles.m, puzzles.n) == (4, 2, 100)
+    with pytest.raises(PuzzleFileError, match="colour 'o' is not one of the colours of G"):
+        parse_puzzles("1\n3\n1b 2o 3p\n")
+    assert parse_puzzles("1\n3\n1b 2o 3p\n", k=6).k == 6
     puzzles = parse_puzzles("1\n3\n1b 2b 3b\n", k=1, m=1, n=3)
     assert (puzzles.k, puzzles.m, puzzles.n) == (1, 1, 3)
 
@@ -53,8 +54,8 @@ BAD = {
     "missing tile line": ("1\n2\n", 3, "file ends early"),
     "too few tiles": ("1\n3\n1b 2b\n", 3, "declares 3 tiles but lists 2"),
     "too many tiles": ("1\n1\n1b 2b\n", 3, "declares 1 tiles but lists 2"),
-    "unknown colour": ("1\n1\n1x\n", 3, "unknown colour 'x'"),
-    "colour beyond k": ("1\n1\n1o\n", 3, "unknown colour 'o'"),
+    "unknown colour": ("1\n1\n1x\n", 3, "colour 'x' is not one of"),
+    "colour beyond k": ("1\n1\n1o\n", 3, "colour 'o' is not one of"),
     "value zero": ("1\n1\n0b\n", 3, "value must be at least 1"),
     "value above n": ("1\n1\n9b\n", 3, "value outside 1..5"),
     "huge value": ("1\n1\n123456789012345b\n", 3, "too large"),
@@ -63,7 +64,7 @@ BAD = {
     "stray blank line inside": ("1\n\n1\n1b\n", 2, "blank line"),
     "stray blank line at end": ("1\n1\n1b\n\n", 4, "stray blank line"),
     "extra text at end": ("1\n1\n1b\n1\n", 4, "unexpected text"),
-    "crlf": ("1\r\n1\r\n1b\r\n", 1, "CRLF"),
+    "cr inside a line": ("1\n2\n1b\r2b\n", 3, "CR inside a line"),
     "tile count not a number": ("1\nthree\n1b\n", 2, "non-negative integer"),
 }
 
@@ -118,6 +119,7 @@ def test_scores_round_trip_and_errors(tmp_path):
 
 def test_fast_tile_parser_equals_its_checked_twin():
     from rumdiff import config
+    from rumdiff.puzzle import Game
     from rumdiff.puzzle.files import _checked_tiles
     from rumdiff.puzzle.tokens import colour_lookup as _colour_lookup
     from rumdiff.puzzle.tokens import fast_tiles as _fast_tiles
@@ -137,7 +139,7 @@ def test_fast_tile_parser_equals_its_checked_twin():
         expected = values.max(initial=0) <= n
         assert (fast is not None) == expected
         if fast is not None:
-            slow = _checked_tiles(fields, letters, n, "f", 1)
+            slow = _checked_tiles(fields, Game(6, 3, n), ("", ""), "f", 1)
             np.testing.assert_array_equal(fast[0], slow[0])
             np.testing.assert_array_equal(fast[1], slow[1])
             np.testing.assert_array_equal(fast[0], values)

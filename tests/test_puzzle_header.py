@@ -1,5 +1,6 @@
-"""The optional header line ``# G(k, m, n)`` of puzzle files: read by every reader,
-checked against what callers give, counted in line numbers, written by the writer."""
+"""The optional header line of puzzle files, the text of their game: read by every reader
+by one rule, checked against what callers give, counted in line numbers, written by the
+writer."""
 
 import io
 
@@ -10,7 +11,9 @@ from test_puzzle_file import BAD
 
 from rumdiff import config
 from rumdiff.puzzle import (
+    DEFAULT_GAME,
     FileShape,
+    Game,
     PuzzleFileError,
     Puzzles,
     format_header,
@@ -59,15 +62,14 @@ def test_every_reader_takes_k_m_n_from_the_header(tmp_path, reader):
 
 
 @pytest.mark.parametrize("reader", READERS)
-def test_without_a_header_the_readers_default_as_before(tmp_path, reader):
+def test_without_a_header_every_reader_reads_the_default_game(tmp_path, reader):
+    # One rule for every reader, never from the file's letters or largest value: a
+    # puzzle reads the same whatever the other puzzles of its file hold.
     path = tmp_path / "p.in"
     path.write_text(BODY)
     shape, _ = _read_all(reader, path)
-    expected = {
-        "iter": (config.K, config.M, config.N),  # fixed blocks: config's shape
-        "stream": (None, config.M, None),  # each block its own k and n
-    }.get(reader, (4, 2, 3))  # from the letters and values used
-    assert shape == expected
+    assert shape == (config.K, config.M, config.N) == (4, 2, 100)
+    assert _read_all(reader, path, n=13, m=3)[0] == (4, 3, 13)
 
 
 @pytest.mark.parametrize(
@@ -82,7 +84,7 @@ def test_without_a_header_the_readers_default_as_before(tmp_path, reader):
     ],
 )
 def test_whitespace_around_the_parts_is_free(line):
-    assert parse_header(line) == (5, 3, 13)
+    assert parse_header(line) == Game(5, 3, 13)
     puzzles = parse_puzzles(f"{line}\n{BODY}")
     assert (puzzles.k, puzzles.m, puzzles.n) == (5, 3, 13)
 
@@ -113,6 +115,10 @@ MALFORMED = {
     "# G(4, 4, 13)": "m must be a whole number in 1..3, got 4",
     "# G(4, 2, 10001)": "n must be a whole number in 1..10000, got 10001",
     "# G(4, 2, 99999999999999999999)": "n must be a whole number in 1..10000, got '9999",
+    "# G(4, 2, 13) j=5": "j must be a whole number in 0..4, got 5",
+    "# G(4, 2, 13) j=2 j=2": "option j given twice",
+    "# G(4, 2, 13) rules=30": "unknown option 'rules'",
+    "# G(4, 2, 13) meld=": "meld must be a whole number",
     "# G(4, 2, 13) x": "malformed header",
     "# g(4, 2, 13)": "malformed header",
     "# G[4, 2, 13]": "malformed header",
@@ -173,7 +179,7 @@ def test_only_the_first_line_can_be_a_header():
 
 
 def test_tiles_are_checked_against_the_header():
-    with pytest.raises(PuzzleFileError, match=r"^f:4: tile '1o': unknown colour 'o'"):
+    with pytest.raises(PuzzleFileError, match=r"^f:4: tile '1o': colour 'o' is not one of"):
         parse_puzzles("# G(4, 2, 13)\n1\n3\n1b 1g 1o\n", "f")
     with pytest.raises(PuzzleFileError, match=r"^f:4: puzzle 1 has more than m=1 copies of 1b"):
         parse_puzzles("# G(4, 1, 13)\n1\n2\n1b 1b\n", "f")
@@ -186,7 +192,7 @@ def test_no_puzzles_keep_the_header_shape(tmp_path):
     assert len(puzzles) == 0 and (puzzles.k, puzzles.m, puzzles.n) == (6, 3, 200)
     path = tmp_path / "none.in"
     path.write_text("# G(6, 3, 200)\n0\n")
-    assert scan_puzzles(path) == FileShape(6, 3, 200, 0)
+    assert scan_puzzles(path) == FileShape(Game(6, 3, 200), True, 0)
     blocks = iter_puzzles(path)
     assert (blocks.k, blocks.m, blocks.n, list(blocks)) == (6, 3, 200, [])
 
@@ -202,7 +208,7 @@ def stdin(monkeypatch):
 def test_standard_input_is_read_once_header_included(stdin):
     stdin("# G(5, 2, 13)\n2\n3\n1b 2b 3b\n1\n4o\n")
     blocks = stream_puzzles("-")
-    assert (blocks.k, blocks.m, blocks.n, blocks.header) == (5, 2, 13, (5, 2, 13))
+    assert (blocks.k, blocks.m, blocks.n, blocks.header) == (5, 2, 13, True)
     puzzles = list(blocks)
     assert sum(len(block) for block in puzzles) == 2
     assert all((block.k, block.n) == (5, 13) for block in puzzles)
@@ -211,15 +217,44 @@ def test_standard_input_is_read_once_header_included(stdin):
         list(iter_puzzles("-"))
 
 
-def test_iter_puzzles_falls_back_to_the_defaults_it_is_given(tmp_path):
+def test_a_stream_and_a_file_are_read_alike(tmp_path, stdin):
+    # Each by the one rule: the header's game, else the default one, settled before the
+    # first puzzle (a pipe cannot be read twice to find its largest value).
+    text = "2\n2\n1b 2b J\n3\n11b 12b 13b\n".replace("\n2\n1b", "\n3\n1b")
     path = tmp_path / "p.in"
-    path.write_text(BODY)
-    blocks = iter_puzzles(path, defaults=(5, 3, 20))
-    assert (blocks.k, blocks.m, blocks.n, blocks.header) == (5, 3, 20, None)
-    assert [block.copies.shape for block in blocks] == [(1, 20, 5)]
-    path.write_text("# G(4, 2, 13)\n" + BODY)
-    blocks = iter_puzzles(path, defaults=(5, 3, 20), m=2)
-    assert (blocks.k, blocks.m, blocks.n, blocks.header) == (4, 2, 13, (4, 2, 13))
+    path.write_text(text)
+    stdin(text)
+    assert iter_puzzles(path).game == stream_puzzles("-").game == DEFAULT_GAME
+    stdin(text)
+    streamed = [block for block in stream_puzzles("-")]
+    assert [b.copies.shape for b in streamed] == [b.copies.shape for b in iter_puzzles(path)]
+
+
+def test_files_saved_on_windows_read_like_lf():
+    windows = parse_puzzles("1\r\n3\r\n1b 2b 3b\r\n")
+    assert windows[0] == parse_puzzles(BODY)[0]
+    assert parse_puzzles("# G(4, 2, 13)\r\n" + BODY.replace("\n", "\r\n")).n == 13
+    with pytest.raises(PuzzleFileError, match=r"^f:3: CR inside a line"):
+        parse_puzzles("1\n3\n1b\r2b 3b\n", "f")
+
+
+def test_a_zero_padded_number_reads_as_its_value():
+    # Leading zeros are stripped before a number is converted (Python refuses 4,300 digits).
+    padded = "0" * 5000
+    puzzles = parse_puzzles(f"1\n{padded}3\n{padded}1b 2b 3b\n")
+    assert puzzles[0] == parse_puzzles(BODY)[0]
+    with pytest.raises(PuzzleFileError, match="too large"):
+        parse_puzzles(f"1\n3\n{padded}1234567890b 2b 3b\n")
+
+
+def test_jokers_are_counted_apart_from_the_regular_tiles():
+    # G(1, 1, 3) holds 3 tiles and up to 4 jokers: a puzzle of all of them fits.
+    puzzles = parse_puzzles("# G(1, 1, 3)\n1\n4\n1b 2b 3b J\n")
+    assert puzzles[0].jokers == 1
+    with pytest.raises(PuzzleFileError, match="holds 3 tiles and 1 jokers"):
+        parse_puzzles("# G(1, 1, 3) j=1\n1\n5\n1b 2b 3b J J\n")
+    with pytest.raises(PuzzleFileError, match="2 jokers; a puzzle of G\\(4, 2, 13\\) j=1 holds"):
+        parse_puzzles("# G(4, 2, 13) j=1\n1\n5\n1b 2b 3b J J\n")
 
 
 def test_the_header_is_read_when_the_reader_is_made(tmp_path):
@@ -249,7 +284,7 @@ def test_round_trip_through_the_writer_needs_no_shape(tmp_path, k, m, n):
     assert (again.k, again.m, again.n) == (k, m, n)
     assert np.array_equal(again.copies, copies)
     assert format_puzzles(again, header=True) == text
-    assert scan_puzzles(path) == FileShape(k, m, n, len(puzzles))
+    assert scan_puzzles(path) == FileShape(Game(k, m, n), True, len(puzzles))
 
 
 def test_round_trip_of_jokers_and_a_table():
@@ -268,4 +303,12 @@ def test_without_header_the_writer_writes_as_before(tmp_path):
     path = tmp_path / "p.in"
     write_puzzles(path, puzzles)
     assert path.read_text() == BODY
-    assert format_header(4, 2, 13) == "# G(4, 2, 13)"
+    assert format_header(Game(4, 2, 13)) == "# G(4, 2, 13)"
+    assert format_header(Game(4, 2, 13, jokers=2, meld=30)) == "# G(4, 2, 13) j=2 meld=30"
+
+
+def test_a_games_rules_travel_with_its_puzzles():
+    puzzles = parse_puzzles("# G(4, 2, 13) j=2 meld=30\n" + BODY)
+    assert puzzles.game == Game(4, 2, 13, jokers=2, meld=30) == puzzles[0].game
+    assert format_puzzles(puzzles, header=True).startswith("# G(4, 2, 13) j=2 meld=30\n")
+    assert Game.parse(puzzles.game.header) == puzzles.game

@@ -15,9 +15,9 @@ def register(subparsers) -> None:
         "CSV row per puzzle: a 1-based 'puzzle' column, k, m and n, then the features. "
         "'thesis' is the thesis's six (as its published solver computes them), 'extended' "
         "our set, 'all' both. Features depend on k, m and n (pct_0_copies counts the empty "
-        "cells of n values), so they default to the file's '# G(k, m, n)' header, else to "
-        "fixed values, never to the file's largest: a puzzle's features do not depend on "
-        "the other puzzles in its file.",
+        "cells of n values): the file's game, from its header, else the default game "
+        f"G({config.K}, {config.M}, {config.N}), never from its largest value: a puzzle's "
+        "features do not depend on the other puzzles in its file.",
     )
     puzzle_options(parser)
     parser.add_argument("-o", "--output", default=None, help="write the CSV here (default: stdout)")
@@ -39,7 +39,7 @@ def run(args) -> int:
     from rumdiff.features import compute_features, feature_names
 
     check_outputs([args.file], [args.output])
-    blocks = puzzle_blocks(args)  # memory follows a block, not the file
+    blocks = puzzle_blocks(args, "features")  # memory follows a block, not the file
     shape = {"k": args.k, "m": args.m, "n": args.n}
     jokers = True if args.joker_features else None  # None: decided by the first block
     with output_stream(args.output) as out:

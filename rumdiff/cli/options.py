@@ -102,25 +102,26 @@ def shape_options(
         parser.add_argument(flag, type=integer(1, most), default=default, help=text)
 
 
-def puzzle_options(
-    parser: argparse.ArgumentParser,
-    *,
-    k: str = f"{config.K}",
-    m: str = f"{config.M}",
-    n: str = f"{config.N}",
-) -> None:
-    """Add the puzzle file and its shape, -k, -m and -n, which default to None: the
-    file's header (``rumdiff.puzzle.header``), else what ``k``, ``m`` and ``n`` say (the
-    help texts' words; the command works them out)."""
+def puzzle_options(parser: argparse.ArgumentParser, *, quiet: bool = True) -> None:
+    """Add the puzzle file, the game's -k, -m and -n where it has no header, and (with
+    ``quiet``) -q. Every command reads a file by one rule (``rumdiff.puzzle.files``): its
+    header's game, else the default game with the -k, -m and -n given."""
     parser.add_argument(
-        "file", help="puzzle file in the thesis format, with or without a '# G(k, m, n)' header"
-    )
+        "file", help="puzzle file in the thesis format, with or without a header line naming "
+        "its game ('# G(k, m, n)')",
+    )  # fmt: skip
+    default = config.K, config.M, config.N
     shape_options(
         parser, k=None, m=None, n=None,
-        k_help=f"colours (default: the file's header, else {k})",
-        m_help=f"most copies of a tile (default: the file's header, else {m})",
-        n_help=f"largest value (default: the file's header, else {n})",
+        k_help=f"colours (default: the file's header, else {default[0]})",
+        m_help=f"most copies of a tile (default: the file's header, else {default[1]})",
+        n_help=f"largest value (default: the file's header, else {default[2]})",
     )  # fmt: skip
+    if quiet:
+        parser.add_argument(
+            "-q", "--quiet", action="store_true",
+            help="do not say on stderr which game the file is read as (default: off)",
+        )  # fmt: skip
 
 
 def jobs_option(parser: argparse.ArgumentParser, note: str = "") -> None:
@@ -170,18 +171,25 @@ def scheduler_option(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def puzzle_blocks(args, defaults: tuple[int, int, int] = (config.K, config.M, config.N)):
+def puzzle_blocks(args, command: str):
     """The puzzle file of :func:`puzzle_options`' arguments in bounded blocks
-    (:func:`rumdiff.puzzle.iter_puzzles`), its header read.
+    (:func:`rumdiff.puzzle.iter_puzzles`), its header read; unless ``args.quiet``, a line
+    on stderr says which game it is read as.
 
-    ``args.k``, ``args.m`` and ``args.n`` are set to the shape the blocks settle on:
-    as given, else the file's header, else ``defaults``.
+    ``args.k``, ``args.m``, ``args.n`` and ``args.game`` are set to the game the blocks
+    settle on: the file's header's, else the default game with the ones given.
     """
     from rumdiff.puzzle import iter_puzzles
 
     name = getattr(args, "name", None)
-    blocks = iter_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=name, defaults=defaults)
-    args.k, args.m, args.n = blocks.k, blocks.m, blocks.n
+    given = any(value is not None for value in (args.k, args.m, args.n))
+    blocks = iter_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=name)
+    args.k, args.m, args.n, args.game = blocks.k, blocks.m, blocks.n, blocks.game
+    if not getattr(args, "quiet", False):
+        how = "its header" if blocks.header else "no header: the default game"
+        if not blocks.header and given:
+            how += ", with the -k, -m or -n given"
+        print(f"rumdiff {command}: {blocks.name}: read as {blocks.game} ({how})", file=sys.stderr)
     return blocks
 
 

@@ -23,17 +23,13 @@ def register(subparsers) -> None:
         f"regressor's trees (their {config.PREDICT_SPREAD[0]:.0%} and "
         f"{config.PREDICT_SPREAD[1]:.0%} quantiles), widened to hold it "
         "(docs/decisions/predict-agreement.md). "
-        "k, m and n default to the file's '# G(k, m, n)' header, else to the model's family "
-        f"(G({config.K}, {config.M}, {config.N}) for both shipped models); puzzles outside "
+        "The file's game is its header's, else the default game "
+        f"G({config.K}, {config.M}, {config.N}) (-k, -m and -n change it); puzzles outside "
         "the model's scope are refused in one line that names it. Model files are skops "
         "archives, which cannot run code when loaded; a pickle saved by an earlier release "
         "loads only with --trust-pickle.",
     )
-    across = "for a model across families, as the default"
-    puzzle_options(
-        parser, k=f"the model's k; {config.K} {across}", m=f"the model's m; {config.M} {across}",
-        n=f"the model's n; {config.N} {across}",
-    )  # fmt: skip
+    puzzle_options(parser)
     parser.add_argument(
         "--model", default=None, metavar="PATH",
         help="model file with its PATH.json sidecar, or 'thesis' for the shipped model of "
@@ -86,10 +82,9 @@ def run(args) -> int:
             else:
                 warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                        warning.lineno)  # fmt: skip
-    # Memory follows a block, not the file; -k, -m, -n, else the header, else the model's.
-    blocks = puzzle_blocks(args, defaults=(model.k, model.m, model.n))
+    blocks = puzzle_blocks(args, "predict")  # memory follows a block, not the file
     try:  # a family outside the model's is refused before any output, puzzles or none
-        model.check_puzzles(Puzzles.empty(k=args.k, m=args.m, n=args.n, source=args.file))
+        model.check_puzzles(Puzzles.empty(blocks.game, source=args.file))
     except ModelError as error:
         raise UserError(str(error)) from None
     form = args.format or ("csv" if str(args.output or "").endswith(".csv") else "table")
@@ -117,9 +112,9 @@ def run(args) -> int:
 def _empty(model, form: str) -> str:
     """The header alone, for a file of no puzzles."""
     from rumdiff.learn.prediction import format_table, predict, to_csv
-    from rumdiff.puzzle import Puzzles
+    from rumdiff.puzzle import Game, Puzzles
 
-    frame = predict(model, Puzzles.empty(k=model.k, m=model.m, n=model.n))
+    frame = predict(model, Puzzles.empty(Game(model.k, model.m, model.n)))
     if form == "csv":
         for position, column in enumerate("kmn", start=1):
             frame.insert(position, column, [])

@@ -8,7 +8,7 @@ import stat
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, puzzle_options, write_error
+from rumdiff.cli.options import check_outputs, puzzle_blocks, puzzle_options, write_error
 
 DESCRIPTION = (
     "Solve puzzles of FILE and draw each with its optimal arrangement as the tiles players "
@@ -31,7 +31,7 @@ def register(subparsers) -> None:
         help="draw puzzles and their optimal arrangements as tiles (PNG, SVG or PDF)",
         description=DESCRIPTION,
     )
-    puzzle_options(parser, k="from the letters used, at least 4", n="the largest in the file")
+    puzzle_options(parser)
     parser.add_argument(
         "-o", "--output", required=True, metavar="PICTURE",
         help="the picture to write, its format from its extension: .png, .svg or .pdf",
@@ -120,21 +120,18 @@ def _read(args):
     """The puzzles to draw: their numbers, the puzzles, and how many FILE holds (-1: more
     than were read, from a stream).
 
-    A regular file is checked whole first, as rumdiff solve does, and k, m and n default
-    to its header's, else k and n to the file's; standard input or a pipe is read once,
-    as it comes, and only up to the last puzzle drawn.
+    A regular file is checked whole first, as rumdiff solve does; standard input or a
+    pipe is read once, as it comes, and only up to the last puzzle drawn. Either is read
+    as one game, by the rule of every command.
     """
-    from rumdiff.puzzle import iter_puzzles, scan_puzzles, stream_puzzles
+    from rumdiff.puzzle import scan_puzzles
 
     wanted = args.puzzles or tuple(range(1, config.SHOW_MAX_PUZZLES + 1))
     last = max(wanted)
+    count = None
     if _regular(args.file):
-        shape = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n)
-        blocks = iter_puzzles(args.file, k=shape.k, m=shape.m, n=shape.n)
-        count = shape.count
-    else:
-        count = None
-        blocks = stream_puzzles(args.file, k=args.k, m=args.m, n=args.n)
+        count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n).count
+    blocks = puzzle_blocks(args, "show")
     found, seen = {}, 0
     for block in blocks:
         for puzzle in block:

@@ -6,7 +6,6 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 
 from rumdiff import config
 from rumdiff.cli import UserError
@@ -43,7 +42,7 @@ def register(subparsers) -> None:
         "state budget with --no-ilp-fallback) is reported on stderr and gets the line "
         "'unsolved'; the others are solved, and the exit code is 1.",
     )
-    puzzle_options(parser, k="from the letters used, at least 4", n="the largest in the file")
+    puzzle_options(parser, quiet=False)
     parser.add_argument("-o", "--output", default=None, help="write scores here (default: stdout)")
     parser.add_argument(
         "--stats", default=None, metavar="CSV", help="write time and work per puzzle as CSV"
@@ -94,11 +93,10 @@ def run(args) -> int:
     check_outputs([args.file], [args.output, args.stats])
     args.name = args.file  # what messages call the input
     with contextlib.ExitStack() as stack:
-        blocks, count, shape = _blocks(args)
+        blocks, count = _blocks(args)
         client = stack.enter_context(connect(args.scheduler)) if args.scheduler else None
         scores = stack.enter_context(output_stream(args.output))
         stats = stack.enter_context(output_stream(args.stats)) if args.stats else None
-        rows = stats if stats is None or shape is not None else stack.enter_context(_spool())
         if stats is not None:
             stats.write(",".join(STATS_COLUMNS) + "\n")
         bar = None
@@ -127,73 +125,32 @@ def run(args) -> int:
                     print(one_line(f"rumdiff solve: error: {args.name}: puzzle {number}: {error}"),
                           file=sys.stderr)  # fmt: skip
                 scores.write(line + "\n")
-                if rows is not None:
-                    k, n = shape or _LATER
-                    rows.write(",".join(map(str, (number, k, args.m, n, *row))) + "\n")
+                if stats is not None:
+                    shape = (number, args.k, args.m, args.n, *row)
+                    stats.write(",".join(map(str, shape)) + "\n")
             if bar is not None:
                 bar.update(number)
         if bar is not None:
             bar.close()
-        if rows is not stats:  # a stream: k and n are known only now
-            _copy_rows(rows, stats, (blocks.k, blocks.n))
     if failed:
         raise UserError(f"{args.name}: {failed} of {number} puzzles {UNSOLVED}")
     return 0
 
 
-#: Stand-ins for k and n in the stats rows of a stream, replaced once the stream is read.
-_LATER = ("{k}", "{n}")
-
-
 def _blocks(args):
-    """The puzzles of ``args.file`` in blocks, their number (0 if unknown) and the (k, n)
-    of the stats rows (None while unknown); ``args.m`` (and for a regular file ``args.k``
-    and ``args.n``) set to the shape they are read with.
+    """The puzzles of ``args.file`` in blocks and their number (0 if unknown), read as one
+    game (``args.k``, ``args.m``, ``args.n`` set to it).
 
     A regular file is checked whole first: a bad line at the end fails before hours of
-    solving, and k, m and n default to its header's, else k and n to the file's. Standard
-    input, a pipe or a device can be read once only: it is read as it is solved, never
-    copied, and without a header k and n are known at its end.
+    solving. Standard input, a pipe or a device can be read once only: it is read as it
+    is solved, never copied, by the same rule.
     """
     from rumdiff.puzzle import scan_puzzles
 
+    count = 0
     if _regular(args.file):
-        shape = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
-        args.k, args.m, args.n = shape.k, shape.m, shape.n
-        return puzzle_blocks(args), shape.count, (shape.k, shape.n)
-    stream = _Stream(args)
-    known = stream.blocks.k is not None and stream.blocks.n is not None
-    return stream, 0, (stream.k, stream.n) if known else None
-
-
-class _Stream:
-    """:func:`rumdiff.puzzle.stream_puzzles` of a command's input, its header read,
-    recording the largest k and n of its blocks."""
-
-    def __init__(self, args):
-        from rumdiff.puzzle import stream_puzzles
-
-        self.blocks = stream_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name)
-        args.m = self.blocks.m
-        self.k, self.n = self.blocks.k or config.K, self.blocks.n or 1
-
-    def __iter__(self):
-        for block in self.blocks:
-            self.k, self.n = max(self.k, block.k), max(self.n, block.n)
-            yield block
-
-
-def _spool():
-    """A temporary text file for the stats rows of a stream (our output, not its input)."""
-    return tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
-
-
-def _copy_rows(rows, stats, shape) -> None:
-    """Copy spooled stats rows into ``stats``, with the stream's k and n filled in."""
-    k, n = map(str, shape)
-    rows.seek(0)
-    for row in rows:
-        stats.write(row.replace(_LATER[0], k, 1).replace(_LATER[1], n, 1))
+        count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name).count
+    return puzzle_blocks(args, "solve"), count
 
 
 def _regular(path: str) -> bool:

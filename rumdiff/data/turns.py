@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rumdiff import config
-from rumdiff.puzzle import Puzzle
+from rumdiff.puzzle import Game, Puzzle
 
 __all__ = ["draw_turn", "generate_turns", "turn_keys"]
 
@@ -131,7 +131,7 @@ def generate_turns(count: int, *, k: int, m: int, n: int, jokers: int, seed: int
         redraws[j] = attempt
         turns.append(turn)
     if not turns:
-        return Puzzles.empty(k=k, m=m, n=n), np.zeros((0, m + 1)), redraws
+        return Puzzles.empty(Game(k, m, n)), np.zeros((0, m + 1)), redraws
     puzzles = Puzzles.from_list(turns, source=f"generate(mode='turn', seed={seed})")
     cells = puzzles.copies.reshape(count, -1)
     shares = np.stack([(cells == c).mean(axis=1) for c in range(m + 1)], axis=1)

@@ -6,7 +6,9 @@ shape stack into a ``(puzzles, n, k)`` array (:class:`Puzzles`). Modules:
 - ``puzzle``: :class:`Puzzle`, :class:`Puzzles` and their checks;
 - ``files``: the thesis's puzzle files, read whole (:class:`PuzzleFileError` names the
   file, the line and the problem);
-- ``header``: a file's optional first line ``# G(k, m, n)``, which gives k, m and n;
+- ``game``: :class:`Game`, the rules of a game as one value (G(k, m, n), its jokers, its
+  opening meld), whose text is a file's header;
+- ``header``: a file's optional first line, which names its game;
 - ``streams``: puzzle files read in bounded blocks, or once as they come (standard
   input, pipes), or checked whole without being kept;
 - ``scores``: score files, one maximum score per line;
@@ -25,6 +27,7 @@ from rumdiff.puzzle.codec import (
     encode_puzzles,
 )
 from rumdiff.puzzle.files import PuzzleFileError, parse_puzzles, read_puzzles
+from rumdiff.puzzle.game import DEFAULT_GAME, MELD_POINTS, Game
 from rumdiff.puzzle.header import format_header, parse_header
 from rumdiff.puzzle.puzzle import Puzzle, Puzzles, as_copies, as_stack
 from rumdiff.puzzle.scores import read_scores, write_scores
@@ -38,7 +41,10 @@ from rumdiff.puzzle.streams import (
 from rumdiff.puzzle.writer import format_puzzles, write_puzzles
 
 __all__ = [
+    "DEFAULT_GAME",
     "FileShape",
+    "Game",
+    "MELD_POINTS",
     "Puzzle",
     "PuzzleBlocks",
     "PuzzleFileError",

@@ -2,7 +2,7 @@
 
 A puzzle file (thesis Section 4.1) holds, line by line::
 
-    # G(4, 2, 100)         <- optional header: the puzzles' k, m and n
+    # G(4, 2, 100)         <- optional header: the puzzles' game
     2                      <- number of puzzles
     28                     <- tiles in puzzle 1
     1b 1b 1g 1y ...        <- its tiles: value then colour letter
@@ -10,18 +10,15 @@ A puzzle file (thesis Section 4.1) holds, line by line::
     1g 1r 1r 1y ...
 
 Colour letters are ``config.COLOURS`` in order (b, g, r, y, then o, p for k = 5, 6).
-Only the first line can be a header (``rumdiff.puzzle.header``); line numbers in
-messages count it. The readers take k, m and n from their arguments, else from the
-header, else these defaults, and record them on the returned
-:class:`~rumdiff.puzzle.Puzzles`:
-
-- k: the number of colours up to the last letter used, and at least 4 (the game's k);
-- m: 2;
-- n: the largest value in the file.
-
-A value given that differs from the header's is an error. Input is checked strictly.
-Every problem raises :class:`PuzzleFileError`, whose message names the file, the line
-and what is wrong, in one line. The readers in blocks are in ``rumdiff.puzzle.streams``.
+Only the first line can be a header (``rumdiff.puzzle.header``), which names the game
+(``rumdiff.puzzle.game``); line numbers in messages count it. Every reader settles the
+game before it reads a puzzle, by one rule: the header's; without one, the default game
+``DEFAULT_GAME``, G(4, 2, 100), with the k, m and n the caller gives in its place. A file
+and a stream of the same text are read alike, and a tile outside the game is an error.
+A value given that differs from the header's is an error too. Lines may end in LF or
+CRLF. Input is checked strictly. Every problem raises :class:`PuzzleFileError`, whose
+message names the file, the line and what is wrong, in one line. The readers in blocks
+are in ``rumdiff.puzzle.streams``.
 """
 
 from __future__ import annotations
@@ -34,7 +31,8 @@ from typing import NamedTuple
 import numpy as np
 
 from rumdiff import config
-from rumdiff.puzzle.header import is_header, parse_header, settle_shape
+from rumdiff.puzzle.game import DEFAULT_GAME, Game
+from rumdiff.puzzle.header import is_header
 from rumdiff.puzzle.puzzle import Puzzles
 from rumdiff.puzzle.tokens import colour_lookup, fast_tiles
 from rumdiff.validation import control_character, quoted, whole
@@ -42,10 +40,8 @@ from rumdiff.validation import control_character, quoted, whole
 __all__ = ["PuzzleFileError", "parse_puzzles", "read_puzzles"]
 
 _TILE = re.compile(r"([0-9]+)([A-Za-z])")
-#: What a reader takes for k, m and n that neither its arguments nor the header give:
-#: None for k and n, which then follow the puzzles (see the module docstring).
-_DEFAULTS = (None, config.M, None)
-#: Longest digit string accepted before a number is called too large.
+#: Longest digit string, leading zeros left out, accepted before a number is called too
+#: large (and never converted).
 _MAX_DIGITS = 9
 
 
@@ -73,13 +69,22 @@ class PuzzleFileError(ValueError):
 def _split_lines(text: str, path: str) -> list[str]:
     if text == "":
         raise PuzzleFileError(path, 1, "empty file")
-    if "\r" in text:
-        line = text[: text.index("\r")].count("\n") + 1
-        raise PuzzleFileError(path, line, "CRLF or CR line ending; use plain LF line endings")
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the final newline ends the last line
+    for number, line in enumerate(lines, start=1):
+        if "\r" in line:
+            ended = number < len(lines) or text.endswith("\n")
+            lines[number - 1] = _without_cr(line, path, number, ended)
     return lines
+
+
+def _without_cr(line: str, path: str, number: int, ended: bool) -> str:
+    """A line without the CR of its CRLF ending (files saved on Windows); a CR anywhere
+    else is an error."""
+    if ended and line.endswith("\r") and "\r" not in line[:-1]:
+        return line[:-1]
+    raise PuzzleFileError(path, number, "CR inside a line (only LF or CRLF may end a line)")
 
 
 def _stream_lines(stream, path: str):
@@ -99,10 +104,15 @@ def _stream_lines(stream, path: str):
             raise PuzzleFileError(
                 path, number, f"line longer than {config.PUZZLE_LINE_BYTES:,} bytes"
             )
-        if raw.endswith(b"\n"):
+        ended = raw.endswith(b"\n")
+        if ended:
             raw = raw[:-1]
         if b"\r" in raw:
-            raise PuzzleFileError(path, number, "CRLF or CR line ending; use plain LF line endings")
+            if not (ended and raw.endswith(b"\r") and b"\r" not in raw[:-1]):
+                raise PuzzleFileError(
+                    path, number, "CR inside a line (only LF or CRLF may end a line)"
+                )
+            raw = raw[:-1]  # a CRLF ending, from a file saved on Windows
         try:
             yield number, raw.decode("ascii")
         except UnicodeDecodeError:
@@ -114,9 +124,10 @@ def _integer(token: str, path: str, line: int, what: str) -> int:
         raise PuzzleFileError(
             path, line, f"{what} must be a non-negative integer, got {quoted(token)}"
         )
-    if len(token.lstrip("0")) > _MAX_DIGITS:
-        raise PuzzleFileError(path, line, f"{what} {token[:20]}... is too large")
-    return int(token)
+    digits = token.lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS:
+        raise PuzzleFileError(path, line, f"{what} {quoted(token, 20)} is too large")
+    return int(digits)  # (leading zeros gone: Python refuses to convert 4,300 digits)
 
 
 def _count(numbered: tuple[int, str], path: str, what: str) -> int:
@@ -147,10 +158,12 @@ def _check_shape(path: str, k, m, n) -> None:
         raise PuzzleFileError(path, 0, str(error)) from None
 
 
-def _records(lines, path: str, *, k: int | None, m: int, n: int | None, after: int = 0):
-    """Yield ``(puzzle number, values, colours, tile line)`` per puzzle of a file's lines
-    (those after the first ``after``, its header), checking everything but the copies
-    (which :func:`_stack` counts)."""
+def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
+    """Yield ``(puzzle number, values, colours, table flags, rack jokers, table jokers,
+    tile line)`` per puzzle of a file's lines (those after the first ``after``, its
+    header), checking each against ``game`` but for the copies (which :func:`_stack`
+    counts). ``read`` is how messages name the game, and what they add when a file has no
+    header."""
     lines = iter(lines)
     last = after
 
@@ -162,17 +175,18 @@ def _records(lines, path: str, *, k: int | None, m: int, n: int | None, after: i
         last = numbered[0]
         return numbered
 
-    letters = config.COLOURS if k is None else config.COLOURS[:k]
+    letters = config.COLOURS[: game.k]
     colour_of = colour_lookup(letters)
-    most = (n or config.MAX_N) * len(letters) * m  # tiles that fit in one puzzle
+    most = game.tiles + game.jokers  # tiles and jokers that fit in one puzzle
     count = _count(next_line("the number of puzzles"), path, "the number of puzzles")
     for number in range(1, count + 1):
         what = f"the tile count of puzzle {number}"
         tiles = _count(next_line(what), path, what)
         if tiles > most:
             raise PuzzleFileError(
-                path, last, f"puzzle {number} declares {tiles} tiles; at most {most} fit"
-            )
+                path, last, f"puzzle {number} declares {tiles} tiles and jokers; {read[0]} "
+                f"holds {game.tiles} tiles and {game.jokers} jokers{read[1]}",
+            )  # fmt: skip
         tile_line, line = next_line(f"puzzle {number}")
         fields = line.split()
         marks = fields.count(config.TABLE_MARK)
@@ -188,7 +202,7 @@ def _records(lines, path: str, *, k: int | None, m: int, n: int | None, after: i
             )
         yield (
             number,
-            *_tile_line(fields, marks, colour_of, letters, n, path, tile_line),
+            *_tile_line(fields, marks, colour_of, game, read, path, tile_line),
             tile_line,
         )
     stray = next(lines, None)
@@ -197,7 +211,7 @@ def _records(lines, path: str, *, k: int | None, m: int, n: int | None, after: i
         raise PuzzleFileError(path, stray[0], f"{problem} after the {count} declared puzzles")
 
 
-def _tile_line(fields, marks: int, colour_of, letters: str, n, path: str, line: int):
+def _tile_line(fields, marks: int, colour_of, game: Game, read, path: str, line: int):
     """Values, colours, table flags (None without a table) and the rack's and the
     table's jokers of one tile line."""
     table = None
@@ -205,17 +219,18 @@ def _tile_line(fields, marks: int, colour_of, letters: str, n, path: str, line: 
     if marks or config.JOKER in fields:
         split = fields.index(config.TABLE_MARK) if marks else len(fields)
         jokers = [fields[:split].count(config.JOKER), fields[split + 1 :].count(config.JOKER)]
-        if sum(jokers) > config.MAX_JOKERS:
+        if sum(jokers) > game.jokers:
             raise PuzzleFileError(
-                path, line, f"{sum(jokers)} jokers; a puzzle holds at most {config.MAX_JOKERS}"
-            )
+                path, line, f"{sum(jokers)} jokers; a puzzle of {read[0]} holds at most "
+                f"{game.jokers}{read[1]}",
+            )  # fmt: skip
         rack = [token for token in fields[:split] if token != config.JOKER]
         fields = rack + [token for token in fields[split + 1 :] if token != config.JOKER]
         if marks:
             table = np.arange(len(fields)) >= len(rack)
-    parsed = fast_tiles(fields, colour_of, n)
+    parsed = fast_tiles(fields, colour_of, game.n)
     if parsed is None:  # something is wrong: find and name the bad tile
-        parsed = _checked_tiles(fields, letters, n, path, line)
+        parsed = _checked_tiles(fields, game, read, path, line)
     return *parsed, table, jokers[0], jokers[1]
 
 
@@ -227,7 +242,8 @@ def parse_puzzles(
     m: int | None = None,
     n: int | None = None,
 ) -> Puzzles:
-    """Parse puzzle-file text; see the module docstring for the format and defaults.
+    """Parse puzzle-file text; see the module docstring for the format and the game it
+    is read as.
 
     Parameters
     ----------
@@ -236,7 +252,8 @@ def parse_puzzles(
     path : str
         What messages call it.
     k, m, n : int, optional
-        The puzzles' shape; None: the header's, else the module's defaults.
+        The game's k, m and n, each where the text has no header (with one, it must
+        agree); None: the header's, else the default game's.
 
     Raises
     ------
@@ -246,13 +263,13 @@ def parse_puzzles(
     """
     _check_shape(path, k, m, n)
     lines = enumerate(_split_lines(text, path), start=1)
-    opened = _head_records(lines, path, (k, m, n), _DEFAULTS)
-    k, m, n = opened.shape
-    return _stack(list(opened.records), path, k=k, m=m, n=n)
+    opened = _head_records(lines, path, {"k": k, "m": m, "n": n})
+    return _stack(list(opened.records), path, opened.game)
 
 
-def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
+def _checked_tiles(fields, game: Game, read, path: str, line: int):
     """Values and colours of the tiles, tile by tile, raising on the first bad one."""
+    letters = config.COLOURS[: game.k]
     values, colours = [], []
     for token in fields:
         match = _TILE.fullmatch(token)
@@ -266,33 +283,28 @@ def _checked_tiles(fields, letters: str, n: int | None, path: str, line: int):
             raise PuzzleFileError(
                 path,
                 line,
-                f"tile {quoted(token)}: unknown colour {match.group(2)!r} (expected one of "
-                f"{', '.join(letters)})",
+                f"tile {quoted(token)}: colour {match.group(2)!r} is not one of the colours of "
+                f"{read[0]}, {', '.join(letters)}{read[1]}",
             )
         if value < 1:
             raise PuzzleFileError(path, line, f"tile {quoted(token)}: value must be at least 1")
-        if n is not None and value > n:
-            raise PuzzleFileError(path, line, f"tile {quoted(token)}: value outside 1..{n}")
+        if value > game.n:
+            raise PuzzleFileError(
+                path, line, f"tile {quoted(token)}: value outside 1..{game.n} of "
+                f"{read[0]}{read[1]}",
+            )  # fmt: skip
         values.append(value)
         colours.append(colour)
     return np.asarray(values, dtype=np.int64), np.asarray(colours, dtype=np.int64)
 
 
-def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzles:
-    """Count each record's tiles into a :class:`Puzzles` stack, checking copies against m.
+def _stack(puzzles, path: str, game: Game) -> Puzzles:
+    """Count each record's tiles into a :class:`Puzzles` stack of ``game``, checking copies
+    against its m.
 
     A record is ``(number, values, colours, table flags or None, rack jokers, table
     jokers, line)``, as :func:`_records` yields them."""
-    if k is None:
-        used = max((int(r[2].max()) for r in puzzles if r[2].size), default=-1)
-        k = max(config.K, used + 1)
-    if n is None:
-        n = max((int(r[1].max()) for r in puzzles if r[1].size), default=1)
-        if n > config.MAX_N:
-            line = next(r[-1] for r in puzzles if r[1].size and int(r[1].max()) == n)
-            raise PuzzleFileError(
-                path, line, f"value {n} exceeds the largest allowed, {config.MAX_N}"
-            )
+    k, m, n = game.k, game.m, game.n
     copies = np.zeros((len(puzzles), n, k), dtype=np.int16)
     plain = all(r[3] is None and r[4] == 0 for r in puzzles)
     table = None if plain else np.zeros_like(copies)
@@ -316,8 +328,9 @@ def _stack(puzzles, path: str, *, k: int | None, m: int, n: int | None) -> Puzzl
             if on_table is not None:
                 table[row] = np.bincount(cells[on_table], minlength=n * k).reshape(n, k)
     return Puzzles(
-        copies, m=m, source=str(path), jokers=jokers, table=table, table_jokers=table_jokers
-    )
+        copies, game=game, source=str(path), jokers=jokers, table=table,
+        table_jokers=table_jokers,
+    )  # fmt: skip
 
 
 def _open(path: str):
@@ -325,37 +338,43 @@ def _open(path: str):
         raise PuzzleFileError(path, 0, "cannot read: standard input is closed")
     try:
         return sys.stdin.buffer if path == "-" else open(path, "rb")
-    except OSError as error:
-        raise PuzzleFileError(path, 0, f"cannot read: {error.strerror or error}") from None
+    except (OSError, AttributeError) as error:  # (a closed stand-in has no buffer)
+        reason = getattr(error, "strerror", None) or error
+        raise PuzzleFileError(path, 0, f"cannot read: {reason}") from None
 
 
 class _Opened(NamedTuple):
-    """A puzzle file whose header is read: the (k, m, n) to read it with, the header's
-    (k, m, n) or None, and its records (:func:`_records`), read as they are asked for."""
+    """A puzzle file whose header is read: the game to read it with, whether a header
+    said so, and its records (:func:`_records`), read as they are asked for."""
 
-    shape: tuple
-    header: tuple | None
+    game: Game
+    header: bool
     records: object
 
 
-def _head_records(lines, path: str, given: tuple, defaults: tuple) -> _Opened:
+def _head_records(lines, path: str, given: dict) -> _Opened:
     """Read the header of a file's numbered lines, if the first is one, and settle the
-    (k, m, n) to read the rest with: each given, else the header's, else its default."""
+    game to read the rest with: the header's (checked against the ``given`` k, m and n),
+    else the default game with the given ones in its place."""
     lines = iter(lines)
     first = next(lines, None)
-    header, after = None, 0
+    after = 0
     if first is not None and is_header(first[1]):
         try:
-            header = parse_header(first[1])
-            given = settle_shape(header, *given)
+            game = Game.parse(first[1]).settle(given)
         except ValueError as error:
             raise PuzzleFileError(path, first[0], str(error)) from None
         after = first[0]
-    elif first is not None:
-        lines = itertools.chain([first], lines)
-    pairs = zip(given, defaults, strict=True)
-    k, m, n = (default if value is None else value for value, default in pairs)
-    return _Opened((k, m, n), header, _records(lines, path, k=k, m=m, n=n, after=after))
+        read = (str(game), "")
+    else:
+        if first is not None:
+            lines = itertools.chain([first], lines)
+        chosen = {name: value for name, value in given.items() if value is not None}
+        game = Game(**{**vars(DEFAULT_GAME), **chosen})
+        hint = f" (a file without a header is read as {game}; a first line '# G(k, m, n)' "
+        read = (str(game), hint + "names its game)")
+    records = _records(lines, path, game, after=after, read=read)
+    return _Opened(game, after > 0, records)
 
 
 def _file_lines(path: str, name: str):
@@ -367,15 +386,15 @@ def _file_lines(path: str, name: str):
     except OSError as error:
         raise PuzzleFileError(name, 0, f"cannot read: {error.strerror or error}") from None
     finally:
-        if stream is not sys.stdin.buffer:
+        if path != "-":  # standard input is not ours to close
             stream.close()
 
 
-def _open_records(path, name: str, given: tuple, defaults: tuple = _DEFAULTS) -> _Opened:
-    """Check the ``given`` (k, m, n), open a puzzle file and read its header
+def _open_records(path, name: str, given: dict) -> _Opened:
+    """Check the ``given`` k, m and n, open a puzzle file and read its header
     (:func:`_head_records`); the records follow as they are asked for."""
-    _check_shape(name, *given)
-    return _head_records(_file_lines(str(path), name), name, given, defaults)
+    _check_shape(name, given.get("k"), given.get("m"), given.get("n"))
+    return _head_records(_file_lines(str(path), name), name, given)
 
 
 def read_puzzles(
@@ -393,6 +412,5 @@ def read_puzzles(
         header's.
     """
     path = str(path)
-    opened = _open_records(path, path, (k, m, n))
-    k, m, n = opened.shape
-    return _stack(list(opened.records), path, k=k, m=m, n=n)
+    opened = _open_records(path, path, {"k": k, "m": m, "n": n})
+    return _stack(list(opened.records), path, opened.game)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rumdiff import config
+from rumdiff.puzzle.game import Game
 from rumdiff.validation import check_kmn
 
 __all__ = ["Puzzle", "Puzzles", "as_copies", "as_stack"]
@@ -49,6 +50,25 @@ def _count_jokers(name: str, value) -> int:
     return int(value)
 
 
+def _settle_m(m, game) -> int:
+    """A puzzle's m: the one given, the game's, or ``config.M``; given both, they agree."""
+    if game is not None and not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, got {type(game).__name__}")
+    if game is not None and m is not None and m != game.m:
+        raise ValueError(f"m={m} was given, but the game is {game}")
+    return game.m if game is not None else config.M if m is None else m
+
+
+def _settle_game(game, k: int, m: int, n: int) -> Game:
+    """A puzzle's game: the one given, whose k and n must be the copies' shape's, else
+    G(k, m, n) of that shape."""
+    if game is None:
+        return Game(k, m, n)
+    if (game.k, game.n) != (k, n):
+        raise ValueError(f"copies of shape (n, k) = {(n, k)} are not of the game {game}")
+    return game
+
+
 @dataclass(frozen=True, eq=False)
 class Puzzle:
     """One Rummikub puzzle G(k, m, n), with jokers and a table if it has them.
@@ -58,45 +78,57 @@ class Puzzle:
     copies : array_like of shape (n, k)
         ``copies[v - 1, c]`` is the number of regular tiles of value ``v`` and colour
         ``c``, rack and table together.
-    m : int
-        Largest number of copies allowed per (colour, value).
+    m : int, optional
+        Largest number of copies allowed per (colour, value): the game's (default
+        ``config.M`` without a game).
     jokers : int, default 0
-        Jokers, rack and table together (0..config.MAX_JOKERS). A joker stands for any
+        Jokers, rack and table together (at most the game's). A joker stands for any
         tile of G(k, m, n) and scores 0.
     table : array_like of shape (n, k), optional
         The regular tiles on the table (at most ``copies``): every one must be placed.
         None: no table tiles.
     table_jokers : int, default 0
         The jokers on the table (at most ``jokers``): every one must be placed.
+    game : Game, optional
+        The game the puzzle belongs to (its k and n are the shape of ``copies``; its
+        rules, such as the opening meld, travel with it). None: G(k, m, n) of the copies'
+        shape, with no rule beyond the papers'.
     """
 
     copies: np.ndarray
-    m: int = config.M
+    m: int | None = None
     jokers: int = 0
     table: np.ndarray | None = None
     table_jokers: int = 0
+    game: Game | None = None
     k: int = field(init=False)
     n: int = field(init=False)
 
     def __post_init__(self):
-        copies = as_copies(self.copies, self.m)
+        m = _settle_m(self.m, self.game)
+        copies = as_copies(self.copies, m)
         if copies.ndim != 2:
             raise ValueError(f"copies must have shape (n, k), got {copies.shape}")
         n, k = copies.shape
-        check_kmn(k, self.m, n)
+        check_kmn(k, m, n)
+        game = _settle_game(self.game, k, m, n)
         copies.setflags(write=False)
         object.__setattr__(self, "copies", copies)
+        object.__setattr__(self, "m", m)
+        object.__setattr__(self, "game", game)
         object.__setattr__(self, "k", k)
         object.__setattr__(self, "n", n)
         jokers = _count_jokers("jokers", self.jokers)
         table_jokers = _count_jokers("table_jokers", self.table_jokers)
         if table_jokers > jokers:
             raise ValueError(f"table_jokers={table_jokers} exceeds jokers={jokers}")
+        if jokers > game.jokers:
+            raise ValueError(f"{jokers} jokers, but a puzzle of {game} holds at most {game.jokers}")
         object.__setattr__(self, "jokers", jokers)
         object.__setattr__(self, "table_jokers", table_jokers)
         table = self.table
         if table is not None:
-            table = as_copies(table, self.m)
+            table = as_copies(table, m)
             if table.shape != copies.shape:
                 raise ValueError(f"table must have shape {copies.shape}, got {table.shape}")
             if (table > copies).any():
@@ -117,6 +149,7 @@ class Puzzle:
         n: int = config.N,
         jokers: int = 0,
         table=(),
+        game: Game | None = None,
     ):
         """Build a puzzle from a rack and a table of tiles.
 
@@ -126,12 +159,16 @@ class Puzzle:
             The rack: ``(value, colour)`` pairs (colour an index 0..k-1), or
             ``config.JOKER`` for a joker.
         k, m, n : int
-            The game G(k, m, n).
+            The game G(k, m, n), when no ``game`` is given.
         jokers : int, default 0
             More rack jokers, beside any in ``tiles``.
         table : iterable, optional
             The table, in the same form as ``tiles``: every one must be placed.
+        game : Game, optional
+            The game, with its rules (its k, m and n stand for the ones above).
         """
+        if game is not None:
+            k, m, n = game.k, game.m, game.n
         copies = np.zeros((n, k), dtype=np.int64)
         on_table = np.zeros((n, k), dtype=np.int64)
         counts = [int(jokers), 0]
@@ -154,6 +191,7 @@ class Puzzle:
             jokers=counts[0] + counts[1],
             table=on_table,
             table_jokers=counts[1],
+            game=game,
         )
 
     @property
@@ -209,14 +247,10 @@ class Puzzle:
     def __eq__(self, other) -> bool:
         if not isinstance(other, Puzzle):
             return NotImplemented
-        return (
-            self.m == other.m
-            and self.copies.shape == other.copies.shape
-            and self.key() == other.key()
-        )
+        return self.game == other.game and self.key() == other.key()
 
     def __hash__(self) -> int:
-        return hash((self.m, self.copies.shape, self.key()))
+        return hash((self.game, self.key()))
 
     def _repr_svg_(self) -> str | None:
         """The puzzle's table and rack as cards, for Jupyter (rumdiff.puzzle.cards)."""
@@ -225,7 +259,8 @@ class Puzzle:
         return panels_svg([puzzle_panel(self)])
 
     def __repr__(self) -> str:
-        extra = ""
+        plain_game = str(self.game) == f"G({self.k}, {self.m}, {self.n})"
+        extra = "" if plain_game else f", game='{self.game}'"
         if self.jokers:
             extra += f", jokers={self.jokers}"
         if not self.plain and (self.table is not None or self.table_jokers):
@@ -241,41 +276,49 @@ class Puzzles:
     ----------
     copies : ndarray of shape (puzzles, n, k)
         Copies per puzzle, value and colour (rack and table together).
-    m : int
-        Largest number of copies allowed per (colour, value).
+    m : int, optional
+        Largest number of copies allowed per (colour, value): the game's (default
+        ``config.M`` without a game).
     source : str, optional
         Where the puzzles came from (a file name), for messages and metadata.
     jokers, table_jokers : ndarray of shape (puzzles,), optional
         Jokers per puzzle, and those of them on the table; None: no jokers.
     table : ndarray of shape (puzzles, n, k), optional
         The table's regular tiles per puzzle; None: no puzzle has a table.
+    game : Game, optional
+        The game every puzzle belongs to (see :class:`Puzzle`).
     """
 
     copies: np.ndarray
-    m: int = config.M
+    m: int | None = None
     source: str = ""
     jokers: np.ndarray | None = None
     table: np.ndarray | None = None
     table_jokers: np.ndarray | None = None
+    game: Game | None = None
 
     def __post_init__(self):
-        copies = as_copies(self.copies, self.m)
+        m = _settle_m(self.m, self.game)
+        copies = as_copies(self.copies, m)
         if copies.ndim != 3:
             raise ValueError(f"copies must have shape (puzzles, n, k), got {copies.shape}")
-        check_kmn(copies.shape[2], self.m, copies.shape[1])
+        check_kmn(copies.shape[2], m, copies.shape[1])
+        game = _settle_game(self.game, copies.shape[2], m, copies.shape[1])
         copies.setflags(write=False)
         object.__setattr__(self, "copies", copies)
+        object.__setattr__(self, "m", m)
+        object.__setattr__(self, "game", game)
         count = copies.shape[0]
         for name in ("jokers", "table_jokers"):
             array = getattr(self, name)
             if array is not None:
                 array = np.asarray(array, dtype=np.int8).reshape(count)
-                if array.size and (array.min() < 0 or array.max() > config.MAX_JOKERS):
-                    raise ValueError(f"{name} must lie in 0..{config.MAX_JOKERS}")
+                if array.size and (array.min() < 0 or array.max() > game.jokers):
+                    raise ValueError(f"{name} must lie in 0..{game.jokers} ({game})")
                 array.setflags(write=False)
                 object.__setattr__(self, name, array if array.any() else None)
         if self.table is not None:
-            table = as_copies(self.table, self.m)
+            table = as_copies(self.table, m)
             if table.shape != copies.shape or (table > copies).any():
                 raise ValueError("table must have the shape of copies and hold no more tiles")
             table.setflags(write=False)
@@ -302,13 +345,13 @@ class Puzzles:
 
     @classmethod
     def from_list(cls, puzzles, *, source: str = ""):
-        """Stack a non-empty list of :class:`Puzzle` of one shape and one m."""
+        """Stack a non-empty list of :class:`Puzzle` of one game."""
         puzzles = list(puzzles)
         if not puzzles:
             raise ValueError("from_list needs at least one puzzle; use Puzzles.empty")
-        shapes = {(p.copies.shape, p.m) for p in puzzles}
-        if len(shapes) != 1:
-            raise ValueError(f"puzzles differ in shape or m: {sorted(shapes)}")
+        games = {p.game for p in puzzles}
+        if len(games) != 1:
+            raise ValueError(f"puzzles differ in their game: {sorted(map(str, games))}")
         extra = {}
         if not all(p.plain for p in puzzles):
             extra = {
@@ -317,12 +360,12 @@ class Puzzles:
                 "table_jokers": [p.table_jokers for p in puzzles],
             }
         copies = np.stack([p.copies for p in puzzles])
-        return cls(copies, m=puzzles[0].m, source=source, **extra)
+        return cls(copies, game=puzzles[0].game, source=source, **extra)
 
     @classmethod
-    def empty(cls, *, k: int, m: int, n: int, source: str = ""):
-        """No puzzles, but a known shape."""
-        return cls(np.zeros((0, n, k), dtype=np.int8), m=m, source=source)
+    def empty(cls, game: Game, *, source: str = ""):
+        """No puzzles, but a known game."""
+        return cls(np.zeros((0, game.n, game.k), dtype=np.int8), game=game, source=source)
 
     @property
     def k(self) -> int:
@@ -339,18 +382,18 @@ class Puzzles:
         """One :class:`Puzzle`, or for a slice the :class:`Puzzles` it selects."""
         if isinstance(index, slice):
             return Puzzles(
-                self.copies[index], m=self.m, source=self.source,
+                self.copies[index], game=self.game, source=self.source,
                 **{name: None if getattr(self, name) is None else getattr(self, name)[index]
                    for name in ("jokers", "table", "table_jokers")},
             )  # fmt: skip
         if self.plain:
-            return Puzzle(self.copies[index], m=self.m)
+            return Puzzle(self.copies[index], game=self.game)
         return Puzzle(
             self.copies[index],
-            m=self.m,
             jokers=0 if self.jokers is None else int(self.jokers[index]),
             table=None if self.table is None else self.table[index],
             table_jokers=0 if self.table_jokers is None else int(self.table_jokers[index]),
+            game=self.game,
         )
 
     def __iter__(self):
@@ -358,7 +401,7 @@ class Puzzles:
             yield self[index]
 
     def __repr__(self) -> str:
-        return f"Puzzles({len(self)} x G({self.k}, {self.m}, {self.n}))"
+        return f"Puzzles({len(self)} x {self.game})"
 
 
 def as_stack(copies, *, m: int) -> np.ndarray:

@@ -31,8 +31,8 @@ def format_puzzles(puzzles: Puzzles, *, header: bool = False) -> str:
     ----------
     puzzles : Puzzles
     header : bool
-        Open with the header ``# G(k, m, n)`` of the puzzles' shape
-        (``rumdiff.puzzle.header``), so that readers need not be told it.
+        Open with the header of the puzzles' game (``rumdiff.puzzle.game``), so that
+        readers need not be told it.
     """
     return "".join(_puzzle_lines(puzzles, header))
 
@@ -41,7 +41,7 @@ def _puzzle_lines(puzzles: Puzzles, header: bool):
     """The file's text in pieces: the header if asked for, the count, then one puzzle's
     two lines at a time."""
     if header:
-        yield format_header(puzzles.k, puzzles.m, puzzles.n) + "\n"
+        yield format_header(puzzles.game) + "\n"
     yield f"{len(puzzles)}\n"
     if puzzles.plain:
         for copies in puzzles.copies:
