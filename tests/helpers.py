@@ -168,3 +168,20 @@ def _in_view(location, interval) -> bool:
     low, high = sorted(interval)
     slack = 1e-9 * max(abs(low), abs(high), 1)
     return location is not None and low - slack <= location <= high + slack
+
+
+def applicable_checks(estimator, not_applicable):
+    """Parameters for ``pytest.mark.parametrize("estimator, check", ...)``: scikit-learn's
+    estimator checks for ESTIMATOR, leaving out those named in NOT_APPLICABLE (a check's
+    name, to why), which are not run at all rather than run as expected failures."""
+    from sklearn.utils.estimator_checks import estimator_checks_generator
+
+    pairs = []
+    for each, check in estimator_checks_generator(estimator, legacy=True):
+        name = getattr(check, "func", check).__name__
+        if name in not_applicable:
+            continue
+        options = getattr(check, "keywords", {})
+        label = name + "".join(f"({key}={value})" for key, value in sorted(options.items()))
+        pairs.append(pytest.param(each, check, id=label))
+    return pairs

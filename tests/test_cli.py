@@ -232,7 +232,7 @@ def test_solve_takes_k_m_n_from_the_header(source, tmp_path, stdin, capsys):
         assert main(argv) == 0
         row = stats.read_text().splitlines()[1].split(",")
         results.append((capsys.readouterr().out, row[1:4]))
-    assert results == [("infeasible\n", ["4", "2", "5"]), ("20\n", ["5", "3", "13"])]
+    assert results == [("infeasible\n", ["4", "2", "100"]), ("20\n", ["5", "3", "13"])]
 
 
 @pytest.mark.parametrize("source", ["file", "stdin"])

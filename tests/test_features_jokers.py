@@ -10,8 +10,8 @@ from itertools import combinations, product
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import applicable_checks
 from sklearn.base import clone
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rumdiff import config
 from rumdiff.features import (
@@ -613,8 +613,8 @@ def config_model_path():
 from test_features import _NOT_APPLICABLE  # noqa: E402  (the same reasons apply)
 
 
-@parametrize_with_checks(
-    [PuzzleFeatures(jokers=True)], expected_failed_checks=lambda _: _NOT_APPLICABLE
+@pytest.mark.parametrize(
+    "estimator, check", applicable_checks(PuzzleFeatures(jokers=True), _NOT_APPLICABLE)
 )
 def test_sklearn_estimator_checks_with_jokers(estimator, check):
     check(estimator)

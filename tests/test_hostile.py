@@ -30,7 +30,7 @@ def test_solve_memory_follows_the_puzzle_not_the_file(tmp_path):
     file = tmp_path / "attack.in"  # 10,001 puzzles of n = 10,000, k = 6: 1.2 GB held whole
     _empty_puzzles_and_one_tile(file, 10_000, "10000p")
     out = tmp_path / "scores.txt"
-    code, peak, err = run_capped(["solve", str(file), "-o", str(out)])
+    code, peak, err = run_capped(["solve", str(file), "-k", "6", "-n", "10000", "-o", str(out)])
     assert code == 0, err
     assert peak < PEAK_MB
     assert out.read_text().split() == ["0"] * 10_001
@@ -56,8 +56,9 @@ def test_a_value_beyond_n_is_refused_with_its_line_and_no_output(tmp_path, capsy
     assert main(["features", str(file), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert err.strip() == (
-        f"rumdiff features: error: {file}:80003: tile '10000p': unknown colour 'p' "
-        "(expected one of b, g, r, y)"
+        f"rumdiff features: error: {file}:80003: tile '10000p': colour 'p' is not one of the "
+        "colours of G(4, 2, 100), b, g, r, y (a file without a header is read as G(4, 2, "
+        "100); a first line '# G(k, m, n)' names its game)"
     )
     assert not out.exists() and list(tmp_path.iterdir()) == [file]
 
@@ -79,7 +80,9 @@ def test_a_huge_declared_tile_count_is_refused_before_reading_the_line(tmp_path,
     file = tmp_path / "huge.in"
     file.write_text("1\n999999999\n1b\n")
     assert main(["solve", str(file)]) == 1
-    assert "huge.in:2: puzzle 1 declares 999999999 tiles; at most" in capsys.readouterr().err
+    assert "huge.in:2: puzzle 1 declares 999999999 tiles and jokers; G(4, 2, 100) holds 800" in (
+        capsys.readouterr().err
+    )
 
 
 def test_an_endless_line_is_refused_without_reading_it_whole(tmp_path, capsys):
@@ -105,7 +108,10 @@ def test_the_cap_catches_a_reader_that_holds_the_whole_file(tmp_path):
     # The memory tests above mean something only if holding the file breaks the cap.
     file = tmp_path / "attack.in"
     _empty_puzzles_and_one_tile(file, 10_000, "10000p")
-    whole = "import sys; from rumdiff.puzzle import read_puzzles; read_puzzles(sys.argv[1])"
+    whole = (
+        "import sys; from rumdiff.puzzle import read_puzzles; "
+        "read_puzzles(sys.argv[1], k=6, n=10_000)"
+    )
     code, _, err = run_capped(["-c", whole, str(file)], python=True)
     assert code != 0 and "MemoryError" in err
 
@@ -142,9 +148,11 @@ def test_a_full_standard_output_is_one_line():
 def test_a_value_over_the_largest_n_names_its_line(tmp_path, capsys):
     file = tmp_path / "big.in"
     file.write_text("2\n3\n1b 2b 3b\n3\n1b 2b 10001b\n")
-    assert main(["solve", str(file)]) == 1
+    assert main(["solve", str(file), "-n", "10000"]) == 1
     assert capsys.readouterr().err.strip() == (
-        f"rumdiff solve: error: {file}:5: value 10001 exceeds the largest allowed, 10000"
+        f"rumdiff solve: error: {file}:5: tile '10001b': value outside 1..10000 of G(4, 2, "
+        "10000) (a file without a header is read as G(4, 2, 10000); a first line "
+        "'# G(k, m, n)' names its game)"
     )
 
 
@@ -186,11 +194,11 @@ def test_a_piped_file_is_solved_as_the_file_is(tmp_path):
     file = tmp_path / "p.in"
     file.write_text("\n".join(lines) + "\n")
     done, _ = _rumdiff_shell(
-        f"cat {file} | rumdiff solve - --stats {tmp_path}/piped.csv > {tmp_path}/piped.txt",
+        f"cat {file} | rumdiff solve - -k 5 --stats {tmp_path}/piped.csv > {tmp_path}/piped.txt",
         tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    assert main(["solve", str(file), "--stats", str(tmp_path / "file.csv"), "-o",
+    assert main(["solve", str(file), "-k", "5", "--stats", str(tmp_path / "file.csv"), "-o",
                  str(tmp_path / "file.txt")]) == 0  # fmt: skip
 
     def without_seconds(path):
@@ -198,7 +206,7 @@ def test_a_piped_file_is_solved_as_the_file_is(tmp_path):
 
     assert (tmp_path / "piped.txt").read_text() == (tmp_path / "file.txt").read_text()
     assert without_seconds(tmp_path / "piped.csv") == without_seconds(tmp_path / "file.csv")
-    assert without_seconds(tmp_path / "piped.csv")[1][:4] == ["1", "5", "2", "7"]
+    assert without_seconds(tmp_path / "piped.csv")[1][:4] == ["1", "5", "2", "100"]
 
 
 def test_solve_on_a_folder_is_one_line(tmp_path, capsys):

@@ -39,7 +39,7 @@ def test_a_file_name_with_a_newline_stays_on_one_line(tmp_path, capsys):
 def test_resume_refuses_a_file_another_command_wrote(tmp_path, capsys):
     puzzles, out = tmp_path / "p.in", tmp_path / "f.csv"
     puzzles.write_text("1\n3\n1b 2b 3b\n")
-    assert main(["features", str(puzzles), "-o", str(out)]) == 0
+    assert main(["features", str(puzzles), "-o", str(out), "-q"]) == 0
     before = out.read_bytes()
     assert main(["generate", str(out), "--resume", *SMALL]) == 1
     err = _error(capsys)

@@ -105,7 +105,7 @@ def test_acceptance_counts_the_candidates_an_order_needed(tmp_path, capsys):
     argv = ["generate", str(out), "--effort", "0:", "--count", "3", "-n", "13",
             "--no-filter", "--jobs", "1"]  # fmt: skip
     assert main(argv) == 0
-    assert "acceptance 100.0%" in _error(capsys)
+    assert "acceptance 100.0%" in capsys.readouterr().err
     counts = json.loads((tmp_path / "o.in.json").read_text())["counts"]
     assert counts["acceptance_rate"] == 1.0 and counts["candidates_needed"] == 3
     assert counts["candidates_drawn"] == 32  # a whole first block, drawn and searched

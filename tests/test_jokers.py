@@ -215,7 +215,7 @@ def test_plain_files_are_written_as_before():
     ("line", "problem"),
     [
         ("4\n1b | 2b | J\n", "2 '|'; at most one"),
-        ("5\nJ J J J J\n", "5 jokers; a puzzle holds at most 4"),
+        ("5\nJ J J J J\n", "5 jokers; a puzzle of G.* holds at most 4"),
         ("3\n1b J | 2b 3b\n", "declares 3 tiles but lists 4"),
         ("2\n1b j\n", "'j' is not a tile"),
     ],

@@ -91,13 +91,13 @@ def test_pipeline_goes_from_puzzles_to_probabilities(trained):
 
 @pytest.mark.parametrize(
     "options, wrong",
-    [({"n": 21}, "n=21"), ({"k": 5}, "k=5"), ({"m": 3}, "m=3")],
+    [({"n": 21}, "G\\(4, 2, 21\\)"), ({"k": 5}, "G\\(5, 2, 20\\)"), ({"m": 3}, "G\\(4, 3, 20\\)")],
 )
 def test_refuses_puzzles_of_other_shape(trained, options, wrong):
     model, _ = trained
     parameters = {"n": 20, **options}
     puzzles = _puzzles(**parameters)
-    with pytest.raises(ModelError, match=f"{wrong}.*trained on G\\(k=4, m=2, n=20\\)"):
+    with pytest.raises(ModelError, match=f"{wrong}.*trained on G\\(4, 2, 20\\)"):
         model.predict_proba(puzzles)
 
 

@@ -63,7 +63,7 @@ def test_predict_refuses_a_pickle_in_one_line_and_runs_nothing(trained, tmp_path
     joblib.dump({"classifier": _Payload(str(marker)), "regressor": None}, path)
     _forge(path)
     puzzles = tmp_path / "p.in"
-    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    puzzles.write_text("# G(4, 2, 20)\n1\n3\n1b 2b 3b\n")
     assert main(["predict", str(puzzles), "--model", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--trust-pickle" in err
@@ -104,8 +104,8 @@ def test_predict_trust_pickle_warns_in_one_line(trained, tmp_path, capsys):
     joblib.dump({"classifier": model.pipeline, "regressor": model.regressor}, legacy)
     _forge(legacy, format_version=2)
     puzzles = tmp_path / "p.in"
-    puzzles.write_text("1\n3\n1b 2b 3b\n")
-    assert main(["predict", str(puzzles), "--model", str(legacy), "--trust-pickle"]) == 0
+    puzzles.write_text("# G(4, 2, 20)\n1\n3\n1b 2b 3b\n")
+    assert main(["predict", str(puzzles), "--model", str(legacy), "--trust-pickle", "-q"]) == 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("rumdiff predict: warning: ")
 
@@ -159,7 +159,7 @@ def test_a_sidecar_nested_200000_deep_is_one_error(trained, tmp_path, capsys):
     with pytest.raises(ModelError, match="nested too deeply"):
         load_model(path)
     puzzles = tmp_path / "p.in"
-    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    puzzles.write_text("# G(4, 2, 20)\n1\n3\n1b 2b 3b\n")
     assert main(["predict", str(puzzles), "--model", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "nested too deeply" in err
@@ -215,7 +215,7 @@ def test_a_crafted_model_is_refused_at_load_in_one_line(
     with pytest.raises(ModelError, match=problem):
         load_model(path)
     puzzles = tmp_path / "p.in"
-    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    puzzles.write_text("# G(4, 2, 20)\n1\n3\n1b 2b 3b\n")
     assert main(["predict", str(puzzles), "--model", str(path), "-k", "4", "-n", "20"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"rumdiff predict: error: {path}: ")
@@ -249,7 +249,7 @@ def test_a_damaged_model_file_is_never_answered_with_trust_pickle(
     with pytest.raises(ModelError, match=re.escape(message)):
         load_model(path)
     puzzles = tmp_path / "p.in"
-    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    puzzles.write_text("# G(4, 2, 20)\n1\n3\n1b 2b 3b\n")
     argv = {
         "predict": ["predict", str(puzzles)],
         "generate": ["generate", str(tmp_path / "o.in"), "--difficulty", "easy", "-n", "20"],
@@ -274,7 +274,7 @@ def test_the_pickle_warning_comes_even_when_the_pickle_is_then_refused(trained, 
     joblib.dump({"classifier": "not a pipeline", "regressor": None}, path)
     _forge(path, format_version=2)
     puzzles = tmp_path / "p.in"
-    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    puzzles.write_text("# G(4, 2, 20)\n1\n3\n1b 2b 3b\n")
     assert main(["predict", str(puzzles), "--model", str(path), "--trust-pickle"]) == 1
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2
@@ -327,7 +327,7 @@ def test_a_member_that_unpacks_to_gigabytes_is_refused_unpacked(trained, tmp_pat
     path = _bomb(trained, tmp_path, 600 * 2**20, lie=lie)
     assert path.stat().st_size < 5 * 2**20
     puzzles = tmp_path / "p.in"
-    puzzles.write_text("1\n3\n1b 2b 3b\n")
+    puzzles.write_text("# G(4, 2, 20)\n1\n3\n1b 2b 3b\n")
     code, peak, err = run_capped(["predict", str(puzzles), "--model", str(path), "-n", "20"])
     assert code == 1 and err.count("\n") == 1, err
     assert re.match(f"rumdiff predict: error: {re.escape(str(path))}: {problem}", err)
@@ -369,8 +369,9 @@ def test_train_refuses_to_save_a_model_it_could_not_load(
     from rumdiff import config
 
     monkeypatch.setattr(config, "MODEL_MAX_UNPACKED_BYTES", 100_000)
-    out, model = tmp_path / "run", tmp_path / "m.skops"
-    argv = ["train", str(dataset), "-o", str(out), "--model", str(model), "--folds", "3",
+    out = tmp_path / "run"
+    model = out / "model.skops"
+    argv = ["train", str(dataset), "-o", str(out), "--folds", "3",
             "--jobs", "1", "-q"]  # fmt: skip
     assert main(argv) == 1
     err = capsys.readouterr().err

@@ -26,7 +26,8 @@ def puzzle_file(tmp_path_factory):
     from rumdiff.puzzle import write_puzzles
 
     path = tmp_path_factory.mktemp("puzzles") / "p.in"
-    write_puzzles(path, generate(40, n=20, seed=5, mode="fixed", percentages=(20, 20)).puzzles)
+    puzzles = generate(40, n=20, seed=5, mode="fixed", percentages=(20, 20)).puzzles
+    write_puzzles(path, puzzles, header=True)
     return path
 
 
@@ -98,9 +99,9 @@ def test_time_classes_end_just_below_their_cut():
 
 
 def test_predict_no_puzzles(model):
-    from rumdiff.puzzle import Puzzles
+    from rumdiff.puzzle import Game, Puzzles
 
-    frame = predict(model, Puzzles.empty(k=4, m=2, n=20))
+    frame = predict(model, Puzzles.empty(Game(4, 2, 20)))
     assert list(frame.columns) == _columns() and len(frame) == 0
     assert format_table(frame).split() == _columns()
 
@@ -154,21 +155,31 @@ def test_cli_table_and_csv(model, puzzle_file, tmp_path, capsys):
     assert pd.read_csv(io.StringIO(capsys.readouterr().out)).equals(frame)
 
 
-def test_cli_takes_k_m_n_from_the_model(model, tmp_path, capsys):
+def test_cli_reads_a_file_without_header_as_every_command_does(model, tmp_path, capsys):
+    # The default game, whatever the model: a model of another family refuses it in one
+    # line, and -n says the file's game (as a header would).
     small = tmp_path / "small.in"
-    small.write_text("1\n3\n1b 1g 1r\n")  # largest value 1, yet read as n = 20
-    assert main(["predict", str(small), "--model", model.path, "--format", "csv"]) == 0
-    frame = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    small.write_text("1\n3\n1b 1g 1r\n")
+    assert main(["predict", str(small), "--model", model.path]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "G(4, 2, 100)" in err and "G(4, 2, 20)" in err
+    assert main(["predict", str(small), "--model", model.path, "--format", "csv", "-n", "20"]) == 0
+    captured = capsys.readouterr()
+    frame = pd.read_csv(io.StringIO(captured.out))
     assert len(frame) == 1 and frame["n"].tolist() == [20]
+    assert (
+        captured.err == f"rumdiff predict: {small}: read as G(4, 2, 20) (no header: the "
+        "default game, with the -k, -m or -n given)\n"
+    )
 
 
-BAD_FILES = {
-    "count": ("2\n3\n1b 1g 1r\n", ":4: "),
-    "tiles": ("1\n4\n1b 1g 1r\n", ":3: "),
-    "colour": ("1\n3\n1b 1g 1x\n", ":3: "),
-    "value": ("1\n3\n1b 1g 21r\n", ":3: "),
-    "copies": ("1\n3\n1b 1b 1b\n", ":3: "),
-    "number": ("one\n", ":1: "),
+BAD_FILES = {  # behind the model's header: line numbers count it
+    "count": ("# G(4, 2, 20)\n2\n3\n1b 1g 1r\n", ":5: "),
+    "tiles": ("# G(4, 2, 20)\n1\n4\n1b 1g 1r\n", ":4: "),
+    "colour": ("# G(4, 2, 20)\n1\n3\n1b 1g 1x\n", ":4: "),
+    "value": ("# G(4, 2, 20)\n1\n3\n1b 1g 21r\n", ":4: "),
+    "copies": ("# G(4, 2, 20)\n1\n3\n1b 1b 1b\n", ":4: "),
+    "number": ("# G(4, 2, 20)\none\n", ":2: "),
     "empty": ("", ""),
 }
 
@@ -189,7 +200,7 @@ def test_cli_refuses_other_parameters_and_bad_models(model, puzzle_file, tmp_pat
     out = tmp_path / "out.csv"
     args = ["predict", str(puzzle_file), "--model", model.path, "-o", str(out)]
     assert main([*args, "-n", "25"]) == 1
-    assert "n=25" in capsys.readouterr().err
+    assert "n = 25 was given" in capsys.readouterr().err
     assert main(["predict", str(puzzle_file), "--model", str(tmp_path / "x.joblib")]) == 1
     assert "model file not found" in capsys.readouterr().err
     assert not out.exists()
@@ -210,9 +221,9 @@ def test_cli_missing_default_model_says_how_to_build_it(puzzle_file, monkeypatch
 
 def test_a_model_without_jokers_refuses_joker_puzzles_in_one_line(model, tmp_path, capsys):
     rack = tmp_path / "rack.in"  # jokers on the rack alone, in the model's family
-    rack.write_text("1\n4\n5b 6b 7b J\n")
+    rack.write_text("# G(4, 2, 20)\n1\n4\n5b 6b 7b J\n")
     table = tmp_path / "table.in"
-    table.write_text("1\n4\n5b | 6b 7b 8b\n")
+    table.write_text("# G(4, 2, 20)\n1\n4\n5b | 6b 7b 8b\n")
     for path in (rack, table):
         out = tmp_path / "out.csv"
         assert main(["predict", str(path), "--model", model.path, "-o", str(out)]) == 1
@@ -244,8 +255,8 @@ def test_cli_refuses_a_header_outside_the_model_in_one_line(
     captured = capsys.readouterr()
     k, m, n = header[4:-1].split(", ")
     assert captured.out == "" and captured.err == (
-        f"rumdiff predict: error: {path}: puzzles are G(k={k}, m={m}, n={n}) but the model "
-        f"{model.path} was trained on G(k=4, m=2, n=20)\n"
+        f"rumdiff predict: error: {path}: puzzles are G({k}, {m}, {n}) but the model "
+        f"{model.path} was trained on G(4, 2, 20)\n"
     )
     assert not out.exists()
 
@@ -347,4 +358,4 @@ def test_model_thesis_names_the_shipped_model_of_the_thesis_family(capsys):
     assert main(["predict", str(examples / "mixed-20.in"), "--model", "thesis"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 21
     assert main(["predict", str(examples / "turn.in"), "-n", "13", "--model", "thesis"]) == 1
-    assert "G(k=4, m=2, n=100)" in capsys.readouterr().err
+    assert "G(4, 2, 100)" in capsys.readouterr().err

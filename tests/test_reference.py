@@ -51,14 +51,14 @@ def random_tiny_puzzle(rng: np.random.Generator, k: int, m: int, n: int) -> np.n
 
 
 def test_thesis_text_matches_figure_3():
-    puzzles = parse_puzzles(THESIS_TEXT)
+    puzzles = parse_puzzles(THESIS_TEXT, n=5)
     assert (puzzles.k, puzzles.m, puzzles.n) == (4, 2, 5)
     np.testing.assert_array_equal(puzzles.copies, np.array(THESIS_FIGURE_3))
 
 
 @pytest.mark.parametrize("index", [0, 1])
 def test_thesis_worked_examples(index):
-    copies = parse_puzzles(THESIS_TEXT).copies[index]
+    copies = parse_puzzles(THESIS_TEXT, n=5).copies[index]
     arrangement = solve_ilp(copies)
     assert arrangement.check(copies) == THESIS_SCORES[index]
     assert solve_brute_force(copies) == THESIS_SCORES[index]

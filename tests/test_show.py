@@ -229,6 +229,10 @@ def test_show_writes_a_png(tmp_path, capsys):
     out = tmp_path / "turn.png"
     assert main(["show", str(TURN), "-n", "13", "-o", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (
+        capsys.readouterr().err == f"rumdiff show: {TURN}: read as G(4, 2, 13) j=2 (its header)\n"
+    )
+    assert main(["show", str(TURN), "-q", "-o", str(out)]) == 0
     assert capsys.readouterr().err == ""
 
 
@@ -345,6 +349,7 @@ def test_show_takes_k_m_n_from_the_header(source, monkeypatch, tmp_path, capsys)
     out.unlink()
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
     name = str(path) if source == "file" else "-"
+    capsys.readouterr()
     assert main(["show", name, "-m", "3", "-o", str(out)]) == 1
     assert capsys.readouterr().err == (
         f"rumdiff show: error: {name}:1: header says m = 2 but m = 3 was given\n"

@@ -57,7 +57,7 @@ def test_the_joker_model_loads_and_predicts_turns_and_plain_puzzles(joker_model,
 def test_the_joker_model_takes_puzzles_without_jokers_too(joker_model, tmp_path, capsys):
     model, _ = joker_model
     plain = tmp_path / "plain.in"
-    plain.write_text("1\n4\n1b 1g 1r 2b\n")
+    plain.write_text("# G(4, 2, 13)\n1\n4\n1b 1g 1r 2b\n")
     assert main(["predict", str(plain), "--model", model.path, "--format", "csv"]) == 0
     assert capsys.readouterr().out.count("\n") == 2
 

@@ -171,7 +171,10 @@ def _main(argv) -> int:
     try:
         with signals.stop_on_signals():
             try:
-                return int(args.run(args) or 0)
+                code = int(args.run(args) or 0)
+                if getattr(args, "game_note", None):  # which game a file was read as
+                    print(f"rumdiff {args.command}: {args.game_note}", file=sys.stderr)
+                return code
             except SystemError as error:
                 # A signal handled inside a compiled (numba) kernel comes out wrapped.
                 raise signals.interrupt_behind(error) or error from None

@@ -39,7 +39,7 @@ def run(args) -> int:
     from rumdiff.features import compute_features, feature_names
 
     check_outputs([args.file], [args.output])
-    blocks = puzzle_blocks(args, "features")  # memory follows a block, not the file
+    blocks = puzzle_blocks(args)  # memory follows a block, not the file
     shape = {"k": args.k, "m": args.m, "n": args.n}
     jokers = True if args.joker_features else None  # None: decided by the first block
     with output_stream(args.output) as out:

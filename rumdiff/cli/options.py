@@ -171,10 +171,11 @@ def scheduler_option(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def puzzle_blocks(args, command: str):
+def puzzle_blocks(args):
     """The puzzle file of :func:`puzzle_options`' arguments in bounded blocks
-    (:func:`rumdiff.puzzle.iter_puzzles`), its header read; unless ``args.quiet``, a line
-    on stderr says which game it is read as.
+    (:func:`rumdiff.puzzle.iter_puzzles`), its header read; unless ``args.quiet``, the
+    command says on stderr which game it read the file as, once it has done its work
+    (``args.game_note``: an error stays one line).
 
     ``args.k``, ``args.m``, ``args.n`` and ``args.game`` are set to the game the blocks
     settle on: the file's header's, else the default game with the ones given.
@@ -189,7 +190,7 @@ def puzzle_blocks(args, command: str):
         how = "its header" if blocks.header else "no header: the default game"
         if not blocks.header and given:
             how += ", with the -k, -m or -n given"
-        print(f"rumdiff {command}: {blocks.name}: read as {blocks.game} ({how})", file=sys.stderr)
+        args.game_note = f"{blocks.name}: read as {blocks.game} ({how})"
     return blocks
 
 

@@ -82,7 +82,7 @@ def run(args) -> int:
             else:
                 warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                        warning.lineno)  # fmt: skip
-    blocks = puzzle_blocks(args, "predict")  # memory follows a block, not the file
+    blocks = puzzle_blocks(args)  # memory follows a block, not the file
     try:  # a family outside the model's is refused before any output, puzzles or none
         model.check_puzzles(Puzzles.empty(blocks.game, source=args.file))
     except ModelError as error:

@@ -131,7 +131,7 @@ def _read(args):
     count = None
     if _regular(args.file):
         count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n).count
-    blocks = puzzle_blocks(args, "show")
+    blocks = puzzle_blocks(args)
     found, seen = {}, 0
     for block in blocks:
         for puzzle in block:

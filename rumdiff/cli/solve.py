@@ -150,7 +150,7 @@ def _blocks(args):
     count = 0
     if _regular(args.file):
         count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name).count
-    return puzzle_blocks(args, "solve"), count
+    return puzzle_blocks(args), count
 
 
 def _regular(path: str) -> bool:

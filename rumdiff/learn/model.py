@@ -138,7 +138,7 @@ class Model:
             return
         where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
         model = f"the model{' ' + self.path if self.path else ''}"
-        family = "G(k={}, m={}, n={})".format(*have)
+        family = "G({}, {}, {})".format(*have)
         many = (f" with up to {jokers} jokers" if jokers else "") + (
             " with a table" if table else ""
         )
@@ -147,7 +147,7 @@ class Model:
                              f"{self.family_text}")  # fmt: skip
         if have != (self.k, self.m, self.n):
             raise ModelError(f"{where}puzzles are {family} but {model} was trained on "
-                             f"G(k={self.k}, m={self.m}, n={self.n})")  # fmt: skip
+                             f"G({self.k}, {self.m}, {self.n})")  # fmt: skip
         if not self.jokers:
             raise ModelError(
                 f"{where}puzzles have jokers or a table, but {model} was trained without them; "
