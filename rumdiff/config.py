@@ -27,6 +27,11 @@ JOKER = "J"
 TABLE_MARK = "|"
 #: Largest supported value n.
 MAX_N = 10_000
+#: The points of the real game's opening meld (rumdiff.solve.meld), when a rule or
+#: --initial-meld asks for one without a number.
+MELD_POINTS = 30
+#: The most points a meld may ask for: every tile of the largest game.
+MAX_MELD = MAX_K * MAX_M * MAX_N * (MAX_N + 1) // 2
 
 #: Solver budget: the most DP states kept over a whole puzzle before giving up.
 MAX_STATES = 50_000_000

@@ -124,6 +124,18 @@ def puzzle_options(parser: argparse.ArgumentParser, *, quiet: bool = True) -> No
         )  # fmt: skip
 
 
+def meld_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--initial-meld [POINTS]``: read every puzzle as an opening move."""
+    parser.add_argument(
+        "--initial-meld", nargs="?", const=config.MELD_POINTS, default=None, metavar="POINTS",
+        type=integer(1, config.MAX_MELD),
+        help="solve each puzzle as an opening move: rack tiles and rack jokers alone, in new "
+        "sets worth at least POINTS at face value (a joker as the tile it stands for; "
+        f"default {config.MELD_POINTS}, the real game's), the table's sets left as they are; "
+        "no such move: 'infeasible' (default: the file's header, else no meld)",
+    )  # fmt: skip
+
+
 def jobs_option(parser: argparse.ArgumentParser, note: str = "") -> None:
     """Add ``--jobs``, with the one default and the one help text of every command."""
     parser.add_argument(
@@ -184,12 +196,15 @@ def puzzle_blocks(args):
 
     name = getattr(args, "name", None)
     given = any(value is not None for value in (args.k, args.m, args.n))
-    blocks = iter_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=name)
+    meld = getattr(args, "initial_meld", None)
+    blocks = iter_puzzles(args.file, k=args.k, m=args.m, n=args.n, meld=meld, name=name)
     args.k, args.m, args.n, args.game = blocks.k, blocks.m, blocks.n, blocks.game
     if not getattr(args, "quiet", False):
         how = "its header" if blocks.header else "no header: the default game"
         if not blocks.header and given:
             how += ", with the -k, -m or -n given"
+        if meld is not None:
+            how += ", with --initial-meld"
         args.game_note = f"{blocks.name}: read as {blocks.game} ({how})"
     return blocks
 

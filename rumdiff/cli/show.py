@@ -8,7 +8,13 @@ import stat
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, puzzle_blocks, puzzle_options, write_error
+from rumdiff.cli.options import (
+    check_outputs,
+    meld_option,
+    puzzle_blocks,
+    puzzle_options,
+    write_error,
+)
 
 DESCRIPTION = (
     "Solve puzzles of FILE and draw each with its optimal arrangement as the tiles players "
@@ -32,6 +38,7 @@ def register(subparsers) -> None:
         description=DESCRIPTION,
     )
     puzzle_options(parser)
+    meld_option(parser)
     parser.add_argument(
         "-o", "--output", required=True, metavar="PICTURE",
         help="the picture to write, its format from its extension: .png, .svg or .pdf",
@@ -85,12 +92,13 @@ def run(args) -> int:
     check_outputs([args.file], [args.output])
     numbers, puzzles, count = _read(args)
     pairs = zip(numbers, puzzles, strict=True)
-    arrangements = [_solve(args, number, puzzle) for number, puzzle in pairs]
+    solutions = [_solve(args, number, puzzle) for number, puzzle in pairs]
+    arrangements = [solution.arrangement for solution in solutions]
     height = figure_inches(puzzles, arrangements)[1]
     # By default, as many of the first puzzles as fit: large ones take many inches each.
     why = f"a picture holds at most {config.SHOW_MAX_PUZZLES} puzzles"
     while args.puzzles is None and height > config.SHOW_MAX_INCHES and len(puzzles) > 1:
-        del numbers[-1], puzzles[-1], arrangements[-1]
+        del numbers[-1], puzzles[-1], arrangements[-1], solutions[-1]
         height = figure_inches(puzzles, arrangements)[1]
         why = (
             f"puzzle {numbers[-1] + 1} would make the picture taller than "
@@ -107,7 +115,8 @@ def run(args) -> int:
             f"a picture of {what} would be {height:,.0f} inches tall, over the limit of "
             f"{config.SHOW_MAX_INCHES}; {advice}"
         )
-    figure = draw_puzzles(puzzles, arrangements, numbers=numbers)
+    new = [solution.meld for solution in solutions]
+    figure = draw_puzzles(puzzles, arrangements, numbers=numbers, new=new)
     _save(figure, args.output, FORMATS[suffix])
     if args.puzzles is None and (count < 0 or count > len(puzzles)):
         more = f"{count:,}" if count > 0 else "more"
@@ -130,7 +139,7 @@ def _read(args):
     last = max(wanted)
     count = None
     if _regular(args.file):
-        count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n).count
+        count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, meld=args.initial_meld).count
     blocks = puzzle_blocks(args)
     found, seen = {}, 0
     for block in blocks:
@@ -157,12 +166,11 @@ def _read(args):
 
 
 def _solve(args, number: int, puzzle):
-    """The arrangement to draw for one puzzle (None when infeasible), or a one-line
-    error naming it."""
+    """The solution to draw for one puzzle, or a one-line error naming it."""
     from rumdiff.solve import SolverBudgetError, solve
 
     try:
-        return solve(puzzle, objective=args.objective).arrangement
+        return solve(puzzle, objective=args.objective)
     except (SolverBudgetError, ValueError) as error:
         raise UserError(f"{args.file}: puzzle {number}: {error}") from None
 

@@ -13,6 +13,7 @@ from rumdiff.cli.options import (
     check_outputs,
     integer,
     jobs_option,
+    meld_option,
     output_stream,
     puzzle_blocks,
     puzzle_options,
@@ -40,9 +41,11 @@ def register(subparsers) -> None:
         "'|' (README, 'Jokers and the table'); one whose table cannot all be placed gets "
         "the line 'infeasible'. A puzzle the solver cannot solve (over its "
         "state budget with --no-ilp-fallback) is reported on stderr and gets the line "
-        "'unsolved'; the others are solved, and the exit code is 1.",
+        "'unsolved'; the others are solved, and the exit code is 1. With --initial-meld, "
+        "each puzzle is an opening move (README, 'The opening meld').",
     )
     puzzle_options(parser, quiet=False)
+    meld_option(parser)
     parser.add_argument("-o", "--output", default=None, help="write scores here (default: stdout)")
     parser.add_argument(
         "--stats", default=None, metavar="CSV", help="write time and work per puzzle as CSV"
@@ -107,7 +110,7 @@ def run(args) -> int:
             args.objective,
         )  # fmt: skip
         tasks = (
-            (_piece(block, start, start + config.SOLVE_TASK_PUZZLES), block.m, options)
+            (_piece(block, start, start + config.SOLVE_TASK_PUZZLES), block.game, options)
             for block in blocks  # memory follows a block, not the file
             for start in range(0, len(block), config.SOLVE_TASK_PUZZLES)
         )
@@ -149,7 +152,9 @@ def _blocks(args):
 
     count = 0
     if _regular(args.file):
-        count = scan_puzzles(args.file, k=args.k, m=args.m, n=args.n, name=args.name).count
+        count = scan_puzzles(
+            args.file, k=args.k, m=args.m, n=args.n, meld=args.initial_meld, name=args.name
+        ).count
     return puzzle_blocks(args), count
 
 
@@ -170,7 +175,7 @@ def _piece(block, start: int, stop: int) -> tuple:
     )
 
 
-def solve_piece(piece, m: int, options: tuple) -> list:
+def solve_piece(piece, game, options: tuple) -> list:
     """Solve a few puzzles (a task of a worker): per puzzle its score line, its
     arrangement as text (if ``show``, else None), its stats (without the puzzle's number
     and shape) and the reason it failed, or None.
@@ -188,7 +193,7 @@ def solve_piece(piece, m: int, options: tuple) -> list:
         try:
             puzzle = Puzzle(
                 one,
-                m=m,
+                game=game,
                 jokers=0 if jokers is None else int(jokers[i]),
                 table=None if table is None else table[i],
                 table_jokers=0 if table_jokers is None else int(table_jokers[i]),
@@ -214,6 +219,6 @@ def solve_piece(piece, m: int, options: tuple) -> list:
         if not solution.feasible:
             out.append((INFEASIBLE, "" if show else None, row, None))
             continue
-        shown = solution_text(puzzle, solution.arrangement) if show else None
+        shown = solution_text(puzzle, solution.arrangement, solution.meld) if show else None
         out.append((str(solution.score), shown, row, None))
     return out

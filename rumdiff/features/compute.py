@@ -105,9 +105,13 @@ def compute_features(
     Raises
     ------
     ValueError
-        On an unknown feature set or malformed puzzles.
+        On an unknown feature set or malformed puzzles, or on opening moves (puzzles of
+        a game with a meld), which no feature describes.
     """
     check_feature_set(feature_set)
+    game = getattr(copies, "game", None)
+    if game is not None and game.meld is not None:
+        raise ValueError(f"the puzzles are opening moves ({game}): no feature describes the meld")
     puzzles = as_puzzles(copies, m=m)
     stack = puzzles.copies
     if feature_set == "scaled":

@@ -125,7 +125,8 @@ class Model:
 
     def check_puzzles(self, puzzles) -> None:
         """Refuse puzzles (a :class:`~rumdiff.puzzle.Puzzles`) outside the model's scope:
-        of other k, m or n, or with more jokers, or a table, than it was trained on.
+        of other k, m or n, or with more jokers, or a table, than it was trained on, or
+        opening moves (a game with a meld).
 
         Raises
         ------
@@ -134,10 +135,15 @@ class Model:
         have = (puzzles.k, puzzles.m, puzzles.n)
         jokers = 0 if puzzles.jokers is None else int(np.max(puzzles.jokers, initial=0))
         table = bool(puzzles.tabled.any())
-        if self.covers(*have, jokers, table):
-            return
         where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
         model = f"the model{' ' + self.path if self.path else ''}"
+        if puzzles.game.meld is not None:  # no model learned the meld's labels
+            raise ModelError(
+                f"{where}puzzles are opening moves ({puzzles.game}), outside the scope of "
+                f"{model}: no model is trained on the opening meld"
+            )
+        if self.covers(*have, jokers, table):
+            return
         family = "G({}, {}, {})".format(*have)
         many = (f" with up to {jokers} jokers" if jokers else "") + (
             " with a table" if table else ""

@@ -241,6 +241,7 @@ def parse_puzzles(
     k: int | None = None,
     m: int | None = None,
     n: int | None = None,
+    meld: int | None = None,
 ) -> Puzzles:
     """Parse puzzle-file text; see the module docstring for the format and the game it
     is read as.
@@ -254,6 +255,9 @@ def parse_puzzles(
     k, m, n : int, optional
         The game's k, m and n, each where the text has no header (with one, it must
         agree); None: the header's, else the default game's.
+    meld : int, optional
+        The points of an opening meld every puzzle is a move of (with a header that
+        names one, it must agree); None: the header's rule, else none.
 
     Raises
     ------
@@ -263,7 +267,7 @@ def parse_puzzles(
     """
     _check_shape(path, k, m, n)
     lines = enumerate(_split_lines(text, path), start=1)
-    opened = _head_records(lines, path, {"k": k, "m": m, "n": n})
+    opened = _head_records(lines, path, {"k": k, "m": m, "n": n, "meld": meld})
     return _stack(list(opened.records), path, opened.game)
 
 
@@ -354,8 +358,8 @@ class _Opened(NamedTuple):
 
 def _head_records(lines, path: str, given: dict) -> _Opened:
     """Read the header of a file's numbered lines, if the first is one, and settle the
-    game to read the rest with: the header's (checked against the ``given`` k, m and n),
-    else the default game with the given ones in its place."""
+    game to read the rest with: the header's (checked against the ``given`` k, m, n and
+    meld), else the default game with the given ones in its place."""
     lines = iter(lines)
     first = next(lines, None)
     after = 0
@@ -398,8 +402,9 @@ def _open_records(path, name: str, given: dict) -> _Opened:
 
 
 def read_puzzles(
-    path, *, k: int | None = None, m: int | None = None, n: int | None = None
-) -> Puzzles:
+    path, *, k: int | None = None, m: int | None = None, n: int | None = None,
+    meld: int | None = None,
+) -> Puzzles:  # fmt: skip
     """Read a puzzle file (``-``: standard input); see :func:`parse_puzzles`.
 
     The whole file is held in memory; :func:`~rumdiff.puzzle.iter_puzzles` reads it in
@@ -412,5 +417,5 @@ def read_puzzles(
         header's.
     """
     path = str(path)
-    opened = _open_records(path, path, {"k": k, "m": m, "n": n})
+    opened = _open_records(path, path, {"k": k, "m": m, "n": n, "meld": meld})
     return _stack(list(opened.records), path, opened.game)

@@ -24,7 +24,7 @@ __all__ = ["DEFAULT_GAME", "HEADER_MARK", "Game", "MELD_POINTS"]
 #: The character a header line starts with (after any whitespace).
 HEADER_MARK = "#"
 #: The points of the real game's opening meld, when a rule asks for it without a number.
-MELD_POINTS = 30
+MELD_POINTS = config.MELD_POINTS
 #: ``G(k, m, n)``, then the rest of the line (the options), its numbers not yet checked.
 _SHAPE = re.compile(r"\s*G\s*\(([^()]*)\)(.*)", re.S)
 #: One option: ``name=value``, with whitespace free around ``=``.
@@ -35,8 +35,6 @@ _TOPS = (config.MAX_K, config.MAX_M, config.MAX_N)
 _EXAMPLE = "# G(4, 2, 13) j=2"
 #: Most characters of a bad header, or of a bad number in it, that a message quotes.
 _QUOTE = 40
-#: The most points a meld may ask for: every tile of the largest game.
-_MAX_MELD = config.MAX_K * config.MAX_M * config.MAX_N * (config.MAX_N + 1) // 2
 
 
 @dataclass(frozen=True)
@@ -69,7 +67,7 @@ class Game:
             self, "jokers", whole("jokers", self.jokers, low=0, high=config.MAX_JOKERS)
         )
         if self.meld is not None:
-            object.__setattr__(self, "meld", whole("meld", self.meld, low=1, high=_MAX_MELD))
+            object.__setattr__(self, "meld", whole("meld", self.meld, low=1, high=config.MAX_MELD))
 
     def __str__(self) -> str:
         """``G(k, m, n)``, then the options that differ from the defaults."""
@@ -131,7 +129,7 @@ class Game:
                 raise ValueError(f"header {shown}: unknown option {name!r} (expected j or meld)")
             if options[name] in values:
                 raise ValueError(f"header {shown}: option {name} given twice")
-            low, top = (0, config.MAX_JOKERS) if name == "j" else (1, _MAX_MELD)
+            low, top = (0, config.MAX_JOKERS) if name == "j" else (1, config.MAX_MELD)
             values[options[name]] = _number(shown, name, token, low, top)
             rest = rest[option.end() :]
         try:
@@ -141,20 +139,20 @@ class Game:
 
     def settle(self, given: dict) -> Game:
         """This game (a file's header), checked against the values a caller gave (``k``,
-        ``m``, ``n``; None where it gave none): each given one must be the header's.
+        ``m``, ``n``, ``meld``; None where it gave none): each given one must be the
+        header's, but for a meld the header does not name, which it adds.
 
         Raises
         ------
         ValueError
             ``header says n = 13 but n = 100 was given``.
         """
-        for name in _NAMES:
-            value = given.get(name)
-            if value is not None and value != getattr(self, name):
-                raise ValueError(
-                    f"header says {name} = {getattr(self, name)} but {name} = {value} was given"
-                )
-        return self
+        for name in (*_NAMES, "meld"):
+            value, own = given.get(name), getattr(self, name)
+            if value is not None and own is not None and value != own:
+                raise ValueError(f"header says {name} = {own} but {name} = {value} was given")
+        meld = given.get("meld")
+        return self if meld is None or self.meld is not None else self.with_meld(meld)
 
 
 def _number(shown: str, name: str, token: str, low: int, top: int) -> int:

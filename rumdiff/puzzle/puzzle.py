@@ -8,12 +8,12 @@ colour. Many puzzles of the same shape stack into one ``(puzzles, n, k)`` array.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from rumdiff import config
-from rumdiff.puzzle.game import Game
+from rumdiff.puzzle.game import MELD_POINTS, Game
 from rumdiff.validation import check_kmn
 
 __all__ = ["Puzzle", "Puzzles", "as_copies", "as_stack"]
@@ -193,6 +193,11 @@ class Puzzle:
             table_jokers=counts[1],
             game=game,
         )
+
+    def with_meld(self, points: int | None = MELD_POINTS) -> Puzzle:
+        """The same tiles as an opening move: in the game with an opening meld of
+        ``points`` (None: without one), :meth:`Game.with_meld`."""
+        return replace(self, game=self.game.with_meld(points))
 
     @property
     def plain(self) -> bool:

@@ -57,7 +57,7 @@ class PuzzleBlocks:
 
 def iter_puzzles(
     path, *, k: int | None = None, m: int | None = None, n: int | None = None,
-    cells: int = config.PUZZLE_BLOCK_CELLS, name=None,
+    meld: int | None = None, cells: int = config.PUZZLE_BLOCK_CELLS, name=None,
 ) -> PuzzleBlocks:  # fmt: skip
     """Read a puzzle file in blocks of puzzles, holding one block at a time.
 
@@ -74,6 +74,8 @@ def iter_puzzles(
     k, m, n : int, optional
         The game's k, m and n where the file has no header (with one, they must agree);
         None: the header's, else the default game's.
+    meld : int, optional
+        The points of an opening meld, as :func:`~rumdiff.puzzle.parse_puzzles` takes it.
     cells : int
         Cells (values x colours) a block holds, about.
     name : str, optional
@@ -90,7 +92,7 @@ def iter_puzzles(
         header's.
     """
     name = str(path) if name is None else name
-    opened = _open_records(path, name, {"k": k, "m": m, "n": n})
+    opened = _open_records(path, name, {"k": k, "m": m, "n": n, "meld": meld})
     return PuzzleBlocks(
         _blocks(opened.records, name, opened.game, cells),
         game=opened.game, header=opened.header, name=name,
@@ -134,8 +136,9 @@ class FileShape(NamedTuple):
 
 
 def scan_puzzles(
-    path, *, k: int | None = None, m: int | None = None, n: int | None = None, name=None
-) -> FileShape:
+    path, *, k: int | None = None, m: int | None = None, n: int | None = None,
+    meld: int | None = None, name=None,
+) -> FileShape:  # fmt: skip
     """Check a whole puzzle file without keeping it: the game it is read as (as
     :func:`iter_puzzles` reads it), whether its header said so, and its puzzles' number.
 
@@ -148,7 +151,7 @@ def scan_puzzles(
         header's.
     """
     name = str(path) if name is None else name
-    opened = _open_records(path, name, {"k": k, "m": m, "n": n})
+    opened = _open_records(path, name, {"k": k, "m": m, "n": n, "meld": meld})
     count = 0
     for record in opened.records:
         _stack([record], name, opened.game)  # checks its copies

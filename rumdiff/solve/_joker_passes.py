@@ -15,7 +15,7 @@ WIDER = 4
 
 @njit(cache=True)
 def joker_search(
-    x, need, values, jokers, owed, tables, groups, pair, gv, m, lower, budget, path, work
+    x, need, values, jokers, owed, meld, tables, groups, pair, gv, m, lower, budget, path, work
 ):
     """The solver's passes of :func:`joker_pass`, all in one call: the best score, or 0
     with ``NOT_REACHED`` (no arrangement places the table) or ``OVER_BUDGET``.
@@ -26,8 +26,9 @@ def joker_search(
     ``WIDER`` times wider when it places no arrangement, gives a lower bound, or
     ``lower`` (-1: none) does; if it meets the bound, no exact pass is needed, else an
     exact pass aimed at it finds the optimum (without a lower bound: one aimed at the
-    bound, then one aimed at 0). ``path`` receives the best path (as ``path, picks`` of
-    :func:`joker_pass`), ``work`` adds states, transitions and exact passes.
+    bound, then one aimed at 0). ``meld`` is :func:`joker_pass`'s. ``path`` receives the
+    best path (as ``path, picks`` of :func:`joker_pass`), ``work`` adds states,
+    transitions and exact passes.
     """
     max_states, max_live, beam = budget
     rows = x.shape[0]
@@ -42,7 +43,7 @@ def joker_search(
     low, status, width = -1, NOT_REACHED, beam
     for _ in range(2 if beam > 0 else 0):
         low, states, transitions, status = joker_pass(
-            x, need, values, ahead, jokers, owed, tables, groups, pair, 0,
+            x, need, values, ahead, jokers, owed, meld, tables, groups, pair, 0,
             (max_states, max_live, width, True), trial[0], trial[1], unprofiled,
         )  # fmt: skip
         work[0] += states
@@ -64,7 +65,7 @@ def joker_search(
     aim = high if low < 0 else low + 1 if found else low
     while True:
         best, states, transitions, status = joker_pass(
-            x, need, values, ahead, jokers, owed, tables, groups, pair, aim,
+            x, need, values, ahead, jokers, owed, meld, tables, groups, pair, aim,
             (max_states, max_live, 0, True), trial[0], trial[1], unprofiled,
         )  # fmt: skip
         work[0] += states

@@ -15,7 +15,11 @@ tiles the runs leave, one row of values at a time), with what jokers and the tab
   leave, the table's among them, and any number of jokers
   (``rumdiff.solve.groups.joker_group_table``); a state whose groups cannot hold the
   table's leftover tiles dies there;
-- after the closing row, a state that placed fewer jokers than the table holds dies.
+- after the closing row, a state that placed fewer jokers than the table holds dies;
+- under the opening meld's rule (``meld`` points, ``rumdiff.solve.meld``), a code also
+  holds the meld's points so far, each tile and joker counted at its face value, up to
+  ``meld`` (``code >> (bits * k + 3)``), and after the closing row a state short of
+  ``meld`` dies.
 
 While a row's colours step, a state's ``aux`` holds the tiles the colours stepped so far
 leave (bits 0-7), the jokers each colour's runs hold (3 bits a colour from bit 8; the
@@ -43,8 +47,10 @@ from rumdiff.solve._prune import keep_best
 
 #: ``numbers``: the jokers, those of them the table holds, the target, the beam, whether
 #: dominated states are dropped, the bits of a colour's run state in a code, the bit
-#: where the jokers placed start, the row's value.
-_JOKERS, _OWED, _TARGET, _BEAM, _DOMINATE, _BITS, _TOP, _V = range(8)
+#: where the jokers placed start, the row's value; the meld's points (0: no meld), the
+#: weight a tile has beyond its face value, the bit where a key's row jokers start, the
+#: row's face value.
+_JOKERS, _OWED, _TARGET, _BEAM, _DOMINATE, _BITS, _TOP, _V, _MELD, _BIG, _KEYS, _FACE = range(12)
 _LOW32 = (1 << 32) - 1
 #: The jokers placed at a row, as the layer keeps them: 3 bits a colour, then the groups'.
 _PICKS = (1 << 24) - 1
@@ -66,6 +72,7 @@ def _begin_row(rules, i, lists, live):
     """A new row: no leftovers, no jokers placed in it yet."""
     numbers = rules[11]
     numbers[_V] = rules[2][i]
+    numbers[_FACE] = rules[2][i] - numbers[_BIG] if i < rules[0].shape[0] else 0
     for j in range(live):
         lists[j, AUX] = 0
 
@@ -92,6 +99,7 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
     top = numbers[_TOP]
     digit = (1 << bits) - 1
     v = numbers[_V]
+    meld, face, keys = numbers[_MELD], numbers[_FACE], numbers[_KEYS]
     closing = i == rows
     transitions = 0
     if s < k:
@@ -106,7 +114,8 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
             vj = lists[j, VAL]
             aj = lists[j, AUX]
             oj = lists[j, ORG]
-            spent = cj >> top
+            spent = (cj >> top) & 7
+            points = cj >> (top + 3)  # the meld's so far (0 without one)
             cc = (cj >> (bits * c)) & digit
             if hoping:
                 for d in range(k):  # once per state, not per move
@@ -125,6 +134,8 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
                     if nv + v * (later + left) + ahead[i + 1, spent + y] < target:
                         continue
                     code = cj + (next_state[e] - cc) * radix[c] + (y << top)
+                    if meld > 0:
+                        code += (min(meld, points + face * u) - points) << (top + 3)
                     na = (aj - (aj & 255)) + left + (y << (8 + 3 * c))
                     na += (y * power[c]) << 32
                     if dominate and not closing:
@@ -152,7 +163,7 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
                                 hope = max(hope, gain + ahead[i + 1, spent + y + g])
                         if hope < 0 or nv + hope < target:
                             continue
-                    key = code + ((na >> 32) << (top + 3))
+                    key = code + ((na >> 32) << keys)
                     built, full = merge(out, index, False, built, limit, key, code, nv, oj, na, 0)
                     if full:
                         work[1] += transitions
@@ -164,9 +175,10 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
             vj = lists[j, VAL]
             aj = lists[j, AUX]
             oj = lists[j, ORG]
-            spent = cj >> top
+            spent = (cj >> top) & 7
+            points = cj >> (top + 3)
             if closing:
-                if spent >= owed:  # every table joker placed
+                if spent >= owed and points >= meld:  # the table's jokers placed, the meld met
                     built, full = merge(out, index, False, built, limit, cj, cj, vj, oj, 0, 0)
                     if full:
                         work[1] += transitions
@@ -186,6 +198,8 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
                 if nv + ahead[i + 1, spent + g] < target:
                     continue
                 code = cj + (g << top)
+                if meld > 0:
+                    code += (min(meld, points + face * (placed + g)) - points) << (top + 3)
                 na = (aj & _LOW32) + (g << (8 + 3 * k)) - (aj & 255)
                 built, full = merge(out, index, False, built, limit, code, code, nv, oj, na, 0)
                 if full:
@@ -207,7 +221,8 @@ def _cut(rules, i, s, lists, built):
     ahead, top, v = rules[3], numbers[_TOP], numbers[_V]
     hope = np.empty(built, np.int64)
     for j in range(built):
-        hope[j] = lists[j, VAL] + v * (lists[j, AUX] & 255) + ahead[i + 1, lists[j, CODE] >> top]
+        spent = (lists[j, CODE] >> top) & 7
+        hope[j] = lists[j, VAL] + v * (lists[j, AUX] & 255) + ahead[i + 1, spent]
     return keep_best(built, beam, hope, lists, np.bool_(False))
 
 
@@ -217,10 +232,7 @@ def _finish_row(rules, i, lists, live, index):
     placed at this row kept in ``aux`` for the layer."""
     numbers = rules[11]
     if numbers[_DOMINATE] != 0 and i < rules[0].shape[0]:
-        live = _undominated(
-            live, numbers[_JOKERS], numbers[_OWED], numbers[_TOP], numbers[_BITS], rules[4][4],
-            lists, index,
-        )  # fmt: skip
+        live = _undominated(live, numbers, rules[4][4], lists, index)
     for j in range(live):
         lists[j, AUX] = (lists[j, AUX] >> 8) & _PICKS
     return live
@@ -230,17 +242,19 @@ _run_pass = engine_pass(_begin, _begin_row, _step, _cut, _finish_row)
 
 
 @njit(cache=True)
-def _undominated(live, jokers, owed, top, bits, upgrades, lists, index):
+def _undominated(live, numbers, upgrades, lists, index):
     """Drop the states of a finished row that another state dominates; return how many
     are left.
 
     State A dominates B when A's value is no less, A has placed as many jokers as B, or
-    fewer but at least ``owed`` (B's next moves are A's too), and A's runs are B's or
-    one step better in one colour (``upgrades[state]``): a short run longer, or a run of
-    length >= 3 in place of a shorter run or an empty slot. Such a run may end at any
-    value and take any tile the other takes. ``index`` is the engine's empty hash index,
-    with room for ``live`` keys; it is left empty.
+    fewer but at least ``owed`` (B's next moves are A's too), A's runs are B's or one
+    step better in one colour (``upgrades[state]``): a short run longer, or a run of
+    length >= 3 in place of a shorter run or an empty slot (such a run may end at any
+    value and take any tile the other takes), and, under a meld, A has B's points of the
+    meld or has met it. ``index`` is the engine's empty hash index, with room for
+    ``live`` keys; it is left empty.
     """
+    owed, top, bits, meld = numbers[_OWED], numbers[_TOP], numbers[_BITS], numbers[_MELD]
     k = top // bits
     digit = (1 << bits) - 1
     runs_mask = (1 << top) - 1
@@ -252,24 +266,29 @@ def _undominated(live, jokers, owed, top, bits, upgrades, lists, index):
     beaten = np.zeros(live, np.bool_)
     for j in range(live):
         code = lists[j, CODE]
-        spent = code >> top
+        spent = (code >> top) & 7
+        points = code >> (top + 3)
         runs = code & runs_mask
-        for fewer in range(min(owed, spent), spent + 1):
-            other = runs + (fewer << top)
-            if fewer < spent:
-                h = slot(index, other)
-                if index[h, 0] == other and lists[index[h, 1], VAL] >= lists[j, VAL]:
-                    beaten[j] = True
-            for c in range(k):
-                cc = (runs >> (bits * c)) & digit
-                for u in range(upgrades.shape[1]):
-                    better = upgrades[cc, u]
-                    if better < 0 or beaten[j]:
-                        continue
-                    key = other + ((better - cc) << (bits * c))
-                    h = slot(index, key)
-                    if index[h, 0] == key and lists[index[h, 1], VAL] >= lists[j, VAL]:
+        for met in range(2):  # A with B's points of the meld, then A that has met it
+            if met == 1 and points >= meld:
+                break
+            held = meld if met else points
+            for fewer in range(min(owed, spent), spent + 1):
+                other = runs + (fewer << top) + (held << (top + 3))
+                if other != code:
+                    h = slot(index, other)
+                    if index[h, 0] == other and lists[index[h, 1], VAL] >= lists[j, VAL]:
                         beaten[j] = True
+                for c in range(k):
+                    cc = (runs >> (bits * c)) & digit
+                    for u in range(upgrades.shape[1]):
+                        better = upgrades[cc, u]
+                        if better < 0 or beaten[j]:
+                            continue
+                        key = other + ((better - cc) << (bits * c))
+                        h = slot(index, key)
+                        if index[h, 0] == key and lists[index[h, 1], VAL] >= lists[j, VAL]:
+                            beaten[j] = True
     for j in range(live):
         index[lists[j, SLOT], 0] = -1
     kept = np.int64(0)
@@ -283,11 +302,16 @@ def _undominated(live, jokers, owed, top, bits, upgrades, lists, index):
 
 @njit(cache=True)
 def joker_pass(
-    x, need, values, ahead, jokers, owed, tables, groups, pair, target, budget, path, picks,
-    profile,
+    x, need, values, ahead, jokers, owed, meld, tables, groups, pair, target, budget, path,
+    picks, profile,
 ):  # fmt: skip
     """Best score >= ``target`` of the rows ``x`` with ``jokers`` jokers, ``owed`` of them
     the table's, and at least ``need[i, c]`` tiles of row i and colour c placed.
+
+    ``meld`` is ``(points, big)``: with ``points > 0``, only arrangements whose sets are
+    worth at least ``points`` at face value, a joker counted as the tile it stands for,
+    are scored; a tile of row i weighs ``big`` beyond its face value ``values[i] - big``.
+    The caller checks that a key still fits 63 bits (``rumdiff.solve.meld``).
 
     Row i holds tiles of value weight ``values[i]``; ``values`` has one more entry for
     the closing row, where no tile or joker may go. ``ahead[i, s]`` bounds from above
@@ -334,7 +358,7 @@ def joker_pass(
     most = np.int64(jokers + 1)
     for cc in range(size):
         most = max(most, (first[cc + 1] - first[cc]) * (jokers + 1))
-    numbers = np.zeros(8, np.int64)
+    numbers = np.zeros(12, np.int64)
     numbers[_JOKERS] = jokers
     numbers[_OWED] = owed
     numbers[_TARGET] = target
@@ -342,6 +366,10 @@ def joker_pass(
     numbers[_DOMINATE] = dominate
     numbers[_BITS] = bits
     numbers[_TOP] = bits * k
+    numbers[_MELD], numbers[_BIG] = meld
+    numbers[_KEYS] = bits * k + 3
+    while (1 << (numbers[_KEYS] - bits * k - 3)) <= numbers[_MELD]:
+        numbers[_KEYS] += 1  # the meld's points take the bits of 0..points
     digits = np.empty(k, np.int64)
     owners = (radix, pair_radix, power, digits, numbers)
     rules = (

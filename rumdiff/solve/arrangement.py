@@ -36,6 +36,12 @@ class Run:
         return (self.start + self.end) * (self.end - self.start + 1) // 2 - sum(self.jokers)
 
     @property
+    def face(self) -> int:
+        """Value of the run with each joker counted as the tile it stands for (what an
+        opening meld counts)."""
+        return (self.start + self.end) * (self.end - self.start + 1) // 2
+
+    @property
     def tiles(self) -> int:
         """Regular tiles in the run."""
         return self.end - self.start + 1 - len(self.jokers)
@@ -69,6 +75,12 @@ class Group:
         return self.value * len(self.colours)
 
     @property
+    def face(self) -> int:
+        """Value of the group with each joker counted as the tile it stands for (what an
+        opening meld counts)."""
+        return self.value * (len(self.colours) + len(self.jokers))
+
+    @property
     def tiles(self) -> int:
         """Regular tiles in the group."""
         return len(self.colours)
@@ -95,6 +107,12 @@ class Arrangement:
     def score(self) -> int:
         """Total value of the placed regular tiles."""
         return sum(r.points for r in self.runs) + sum(g.points for g in self.groups)
+
+    @property
+    def face(self) -> int:
+        """Total value of the sets, each joker counted as the tile it stands for (what an
+        opening meld counts)."""
+        return sum(r.face for r in self.runs) + sum(g.face for g in self.groups)
 
     @property
     def jokers(self) -> int:

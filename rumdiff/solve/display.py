@@ -39,7 +39,7 @@ __all__ = [
 SET_MARKS = {(False, True): "  # new", (True, True): "  # changed", (True, False): ""}
 
 
-def arrangement_rows(puzzle, arrangement) -> list[Row]:
+def arrangement_rows(puzzle, arrangement, new=None) -> list[Row]:
     """The rows of cards that show ``puzzle`` arranged as ``arrangement``.
 
     Parameters
@@ -48,6 +48,9 @@ def arrangement_rows(puzzle, arrangement) -> list[Row]:
         The puzzle, with its jokers and table.
     arrangement : rumdiff.solve.Arrangement or None
         A valid arrangement of the puzzle (checked here); None for an infeasible puzzle.
+    new : rumdiff.solve.Arrangement, optional
+        The sets an opening move made from the rack (``Solution.meld``): their cards are
+        the rack's, the others' the table's (the move is checked here).
 
     Returns
     -------
@@ -61,12 +64,20 @@ def arrangement_rows(puzzle, arrangement) -> list[Row]:
     if arrangement is None:
         return puzzle_rows(puzzle)
     arrangement.check(puzzle)  # a wrong picture is worse than none
+    if new is not None:
+        from rumdiff.solve.meld import check_meld
+
+        check_meld(puzzle, arrangement, new)
     # Copies of a tile are alike, so which placed copies are the table's is a choice:
-    # the first ones met. Every table tile is placed, so they all get marked.
+    # the first ones met (an opening move says which: the sets it did not make). Every
+    # table tile is placed, so they all get marked.
     table_left = puzzle.table_copies.astype(np.int64)
     jokers_left = [puzzle.table_jokers]
+    fresh = {"run": list(getattr(new, "runs", ())), "group": list(getattr(new, "groups", ()))}
 
-    def card(value: int, colour: int, joker: bool) -> Card:
+    def card(value: int, colour: int, joker: bool, made: bool = False) -> Card:
+        if made:
+            return Card(value, colour, joker, False)
         if joker:
             on_table = jokers_left[0] > 0
             jokers_left[0] -= on_table
@@ -75,13 +86,23 @@ def arrangement_rows(puzzle, arrangement) -> list[Row]:
             table_left[value - 1, colour] -= on_table
         return Card(value, colour, joker, bool(on_table))
 
+    def made(kind: str, one) -> bool:
+        """Whether the move made this set (one copy of a set per copy it made)."""
+        if one in fresh[kind]:
+            fresh[kind].remove(one)
+            return True
+        return False
+
     rows = []
     for run in sorted(arrangement.runs):
-        cards = [card(v, run.colour, v in run.jokers) for v in range(run.start, run.end + 1)]
+        mine = made("run", run)
+        cards = [card(v, run.colour, v in run.jokers, mine) for v in range(run.start, run.end + 1)]
         rows.append(Row("run", tuple(cards)))
     for group in sorted(arrangement.groups):
+        mine = made("group", group)
         colours = sorted([(c, False) for c in group.colours] + [(c, True) for c in group.jokers])
-        rows.append(Row("group", tuple(card(group.value, c, joker) for c, joker in colours)))
+        cards = tuple(card(group.value, c, joker, mine) for c, joker in colours)
+        rows.append(Row("group", cards))
     left = puzzle.copies - arrangement.usage(puzzle.k, puzzle.n)
     unplaced = loose_cards(left, puzzle.jokers - arrangement.jokers, table=False)
     if unplaced:
@@ -89,7 +110,7 @@ def arrangement_rows(puzzle, arrangement) -> list[Row]:
     return rows
 
 
-def solution_text(puzzle, arrangement) -> str:
+def solution_text(puzzle, arrangement, new=None) -> str:
     """The arrangement as ``rumdiff solve --show`` prints it: a line per run and group.
 
     Without a table the lines are ``str(arrangement)``'s, but for a group's joker, which
@@ -97,11 +118,13 @@ def solution_text(puzzle, arrangement) -> str:
     the rack is marked ``+``, and a set that takes rack tiles ends in ``# new`` (rack tiles
     alone) or ``# changed`` (rack tiles joined to table tiles). The file gives the table's
     tiles, not its sets before the move, so a set of table tiles alone may still have
-    been rearranged; of copies alike, the table's are the first ones met.
+    been rearranged; of copies alike, the table's are the first ones met. An opening
+    move's sets (``new``, :func:`arrangement_rows`) are its rack's, and with a table
+    every other set is the table's as it was.
     """
     tabled = puzzle.table is not None or puzzle.table_jokers > 0
     lines = []
-    for row in arrangement_rows(puzzle, arrangement):
+    for row in arrangement_rows(puzzle, arrangement, new):
         if row.kind not in ("run", "group"):
             continue
         table = [card.table for card in row.cards]
@@ -114,23 +137,32 @@ def solution_text(puzzle, arrangement) -> str:
     return "\n".join(lines)
 
 
-def solution_panel(puzzle, arrangement, number: int | None = None) -> Panel:
+def solution_panel(puzzle, arrangement, number: int | None = None, new=None) -> Panel:
     """A puzzle and its optimal arrangement (None: infeasible) under a title: its number
-    (if given) and its score, or that it is infeasible."""
+    (if given) and its score, or that it is infeasible; ``new`` as
+    :func:`arrangement_rows` takes it."""
     name = "" if number is None else f"puzzle {number}: "
-    if arrangement is None:
+    meld = puzzle.game.meld
+    if arrangement is None and meld is not None:
+        title = (
+            f"{name}infeasible, no move of the rack alone meets the meld of {meld} (or the "
+            "table forms no sets)"
+        )
+    elif arrangement is None:
         title = f"{name}infeasible, no arrangement places the whole table"
     else:
         title = f"{name}score {arrangement.score} of {puzzle.points}"
-    return Panel(title, tuple(arrangement_rows(puzzle, arrangement)), arrangement is None)
+    rows = tuple(arrangement_rows(puzzle, arrangement, new))
+    return Panel(title, rows, arrangement is None)
 
 
-def _panels(puzzles, arrangements, numbers=None) -> list[Panel]:
+def _panels(puzzles, arrangements, numbers=None, new=None) -> list[Panel]:
     puzzles, arrangements = list(puzzles), list(arrangements)
     numbers = range(1, len(puzzles) + 1) if numbers is None else list(numbers)
-    if not len(puzzles) == len(arrangements) == len(numbers):
-        raise ValueError("puzzles, arrangements and numbers must be as many")
-    return [solution_panel(*one) for one in zip(puzzles, arrangements, numbers, strict=True)]
+    new = [None] * len(puzzles) if new is None else list(new)
+    if not len(puzzles) == len(arrangements) == len(numbers) == len(new):
+        raise ValueError("puzzles, arrangements, numbers and new sets must be as many")
+    return [solution_panel(*one) for one in zip(puzzles, arrangements, numbers, new, strict=True)]
 
 
 def figure_inches(puzzles, arrangements) -> tuple[float, float]:
@@ -139,7 +171,7 @@ def figure_inches(puzzles, arrangements) -> tuple[float, float]:
     return panels_inches(_panels(puzzles, arrangements))
 
 
-def draw_puzzles(puzzles, arrangements, *, numbers=None):
+def draw_puzzles(puzzles, arrangements, *, numbers=None, new=None):
     """Draw puzzles and their arrangements as tiles, one below the other.
 
     Parameters
@@ -151,19 +183,22 @@ def draw_puzzles(puzzles, arrangements, *, numbers=None):
         infeasible puzzle.
     numbers : sequence of int, optional
         The number each puzzle's title shows (its place in its file); default 1, 2, ...
+    new : sequence of rumdiff.solve.Arrangement or None, optional
+        Per puzzle, the sets an opening move made (``Solution.meld``), or None.
 
     Returns
     -------
     matplotlib.figure.Figure
         As :func:`rumdiff.puzzle.cards.draw_panels` draws it.
     """
-    return draw_panels(_panels(puzzles, arrangements, numbers))
+    return draw_panels(_panels(puzzles, arrangements, numbers, new))
 
 
 def solution_svg(solution) -> str | None:
     """A :class:`rumdiff.solve.Solution` drawn as ``rumdiff show`` draws it, as SVG text;
     None for a picture too tall to draw (:func:`rumdiff.puzzle.cards.panels_svg`)."""
-    return panels_svg([solution_panel(solution.puzzle, solution.arrangement)])
+    panel = solution_panel(solution.puzzle, solution.arrangement, new=solution.meld)
+    return panels_svg([panel])
 
 
 class Drawable:

@@ -4,7 +4,8 @@ Every DP of rumdiff runs in one engine (``rumdiff/solve/_engine.py``): a loop ov
 values of a puzzle that keeps the live states, merges them, cuts them to a beam, drops
 those others dominate, counts them against a budget and traces the best path back. A
 *rule set* says what a state is and what its moves are (``_plain``: no jokers and no
-table; ``_jokers``: jokers and the table), and its *pruning* what the pass may drop:
+table; ``_jokers``: jokers and the table, and the opening meld's points as an option of
+them), and its *pruning* what the pass may drop:
 the reference search's, a fixed definition (docs/search-effort.md), or the fast
 solver's. Features, experiments and tests run passes through :func:`run_pass`: a puzzle,
 the rules, an aim, a beam and a budget go in; the states, transitions, status, path and
@@ -48,14 +49,23 @@ class Rules:
         ahead; the plain rules, one below the per-value bounds, walking the values
         upwards, with no beam and no path), or also what the fast solver drops by its
         tighter bounds and dominance (``"fast"``).
+    meld : int or None, default None
+        The jokers' rules only: score only arrangements worth at least ``meld`` points at
+        face value, a joker counted as the tile it stands for (the rack of an opening
+        move, :mod:`rumdiff.solve.meld`; the puzzle has no table then).
     """
 
     name: str = "jokers"
     pruning: str = "reference"
+    meld: int | None = None
 
     def __post_init__(self):
         choice("rules", self.name, RULE_SETS)
         choice("pruning", self.pruning, PRUNINGS)
+        if self.meld is not None:
+            whole("meld", self.meld, low=1)
+            if self.name != "jokers":
+                raise ValueError("the opening meld is an option of the jokers' rules")
 
 
 @dataclass(frozen=True)
@@ -129,9 +139,12 @@ def run_pass(
     budget = tuple(whole("budget", value, low=1) for value in budget)
     if rules.name == "plain" and not puzzle.plain:
         raise ValueError("the plain rules know no jokers and no table; use Rules('jokers')")
+    if rules.meld is not None and (puzzle.table is not None or puzzle.table_jokers):
+        raise ValueError("a meld's pass runs over a rack alone: split the table off first "
+                         "(rumdiff.solve.meld.meld_parts)")  # fmt: skip
     if rules.name == "jokers":
         best, states, transitions, status, path, extra, steps = _joker_pass(
-            puzzle, rules.pruning == "fast", aim, beam, budget, profile
+            puzzle, rules.pruning == "fast", aim, beam, budget, profile, rules.meld or 0
         )
     else:
         best, states, transitions, status, path, extra, steps = _plain_pass(
@@ -144,15 +157,16 @@ def run_pass(
     )  # fmt: skip
 
 
-def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile: bool):
-    """One pass of the jokers' rules, bounded as the reference search or the solver bounds
-    (``_joker_bound``)."""
+def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile, meld: int):
+    """One pass of the jokers' rules (a meld of ``meld`` points, 0 for none), bounded as
+    the reference search or the solver bounds (``_joker_bound``)."""
     from rumdiff.solve._joker_bound import joker_ahead, reference_ahead
     from rumdiff.solve._jokers import joker_pass
     from rumdiff.solve._tiles import row_upper_bounds
     from rumdiff.solve.groups import group_value_table
-    from rumdiff.solve.jokers import joker_rows, joker_tables
+    from rumdiff.solve.jokers import check_codes, joker_rows, joker_tables
 
+    check_codes(puzzle, meld)
     tables, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
     x, need, values = joker_rows(puzzle, "value")
     ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
@@ -165,9 +179,9 @@ def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     steps = np.zeros((2, (puzzle.n + 1) * (puzzle.k + 1) if profile else 0), dtype=np.int64)
     best, states, transitions, status = joker_pass(
-        x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, tables, groups, pair,
-        np.int64(aim), (np.int64(budget[0]), np.int64(budget[1]), np.int64(beam), fast),
-        path[0], path[1], steps,
+        x, need, values, ahead, puzzle.jokers, puzzle.table_jokers,
+        (np.int64(meld), np.int64(0)), tables, groups, pair, np.int64(aim),
+        (np.int64(budget[0]), np.int64(budget[1]), np.int64(beam), fast), path[0], path[1], steps,
     )  # fmt: skip
     return best, states, transitions, status, path[0], path[1], steps
 

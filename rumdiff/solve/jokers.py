@@ -29,7 +29,7 @@ from rumdiff.solve.arrangement import Arrangement, Group, Run
 from rumdiff.solve.groups import group_value_table, joker_group_table, pair_code
 from rumdiff.solve.runstates import complete_run_states
 
-__all__ = ["OBJECTIVES", "joker_tables", "run_joker_dp", "rebuild"]
+__all__ = ["OBJECTIVES", "check_codes", "joker_rows", "joker_tables", "run_joker_dp", "rebuild"]
 
 #: What a solve maximises: the value placed, or the rack tiles placed (ties by value).
 OBJECTIVES = ("value", "tiles")
@@ -93,6 +93,27 @@ def joker_tables(k: int, m: int, jokers: int) -> tuple:
     return arrays, joker_group_table(k, m, jokers), _pair_codes(m)
 
 
+def check_codes(puzzle: Puzzle, meld: int = 0) -> None:
+    """Refuse a puzzle whose states would not fit the jokers' rules' 63-bit keys: each
+    colour's run state, the jokers placed, the meld's points so far and, within a row,
+    the jokers each colour's runs hold (``_jokers``). Without a meld every puzzle of
+    G(k <= 6, m <= 3) with up to 4 jokers fits; a meld of many points beside many
+    jokers in G(6, 3, n) may not.
+
+    Raises
+    ------
+    ValueError
+    """
+    size = complete_run_states(puzzle.m + puzzle.jokers).size
+    bits = puzzle.k * max(1, (size - 1).bit_length()) + 3 + int(meld).bit_length()
+    bits += ((puzzle.jokers + 1) ** puzzle.k - 1).bit_length()
+    if bits > 63:
+        raise ValueError(
+            f"the DP's states of {puzzle.game} with {puzzle.jokers} jokers and a meld of "
+            f"{meld} points take {bits} bits, more than the 63 a state holds"
+        )
+
+
 def joker_rows(puzzle: Puzzle, objective: str) -> tuple:
     """The rows the jokers' rules walk, values downwards (a tile lost at a high value
     prunes early): ``(x, need, values)``, the copies, the table's copies and each row's
@@ -113,6 +134,7 @@ def run_joker_dp(
     lower: int = -1,
     *,
     fast: bool = False,
+    meld: int = 0,
 ):
     """Solve a puzzle with the DP; return ``(best weight, states, transitions, passes,
     status, path, upper)`` (``path``: the joint codes and the jokers placed at each row,
@@ -123,7 +145,9 @@ def run_joker_dp(
     the joker-free optimum is one too, since jokers may stay on the rack); an exact pass
     aimed at every tile placed prunes hardest and settles most dense puzzles; failing
     that, an exact pass aimed at the lower bound finds the optimum. ``lower`` is a
-    score known to be reachable (-1: none).
+    score known to be reachable (-1: none). With ``meld > 0`` only arrangements worth at
+    least ``meld`` points at face value count (``rumdiff.solve.meld``: the rack of an
+    opening move).
 
     With ``fast`` (as :func:`rumdiff.solve.solver.solve` calls it) the passes prune by
     :func:`rumdiff.solve._joker_bound.joker_ahead`, isolated tiles counted only as far as
@@ -139,12 +163,14 @@ def run_joker_dp(
 
     arrays, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
     x, need, values = joker_rows(puzzle, objective)
+    check_codes(puzzle, meld)
+    melding = (np.int64(meld), np.int64(_big(puzzle, objective)))
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     limits = (np.int64(max_states), np.int64(config.MAX_LIVE_STATES))
     if fast:
         work = np.zeros(4, dtype=np.int64)
         best, status = joker_search(
-            x, need, values, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
+            x, need, values, puzzle.jokers, puzzle.table_jokers, melding, arrays, groups, pair,
             group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
             (*limits, np.int64(beam)), path, work,
         )  # fmt: skip
@@ -158,8 +184,9 @@ def run_joker_dp(
 
     def run(target, width):
         best, states, transitions, status = joker_pass(
-            x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, arrays, groups, pair,
-            np.int64(target), (*limits, np.int64(width), False), trial[0], trial[1], unprofiled,
+            x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, melding, arrays, groups,
+            pair, np.int64(target), (*limits, np.int64(width), False), trial[0], trial[1],
+            unprofiled,
         )  # fmt: skip
         work[0] += states
         work[1] += transitions

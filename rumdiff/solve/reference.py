@@ -25,6 +25,7 @@ from rumdiff import config
 from rumdiff.puzzle import Puzzle, as_copies
 from rumdiff.solve.arrangement import Arrangement, Group, Run
 from rumdiff.solve.brute_force import INFEASIBLE, MAX_BRUTE_FORCE_TILES, solve_brute_force
+from rumdiff.solve.meld import join, meld_parts
 from rumdiff.validation import check_kmn
 
 __all__ = ["solve_ilp", "solve_brute_force", "MAX_BRUTE_FORCE_TILES", "INFEASIBLE"]
@@ -100,7 +101,7 @@ def _joker_candidates(copies: np.ndarray, jokers: int):
 
     def add(candidate, tiles, held):
         real = [(v - 1) * k + c for v, c in tiles]
-        if not real and candidate != _joker_only(k, len(held)):
+        if not real and candidate != _joker_only(k, n, len(held)):
             return  # which tiles jokers alone stand for does not matter: one set a size
         most = min((int(copies.flat[cell]) for cell in real), default=jokers)
         if held:
@@ -130,12 +131,13 @@ def _joker_candidates(copies: np.ndarray, jokers: int):
     return sets, cells, upper, counts
 
 
-def _joker_only(k: int, size: int):
-    """The one set of ``size`` jokers alone the ILP offers: a group at value 1 when k
-    allows it, else a run of colour 0 from value 1."""
+def _joker_only(k: int, n: int, size: int):
+    """The one set of ``size`` jokers alone the ILP offers: a group at value n when k
+    allows it, else a run of colour 0 up to value n (the most an opening meld counts for
+    such a set; it scores 0 either way)."""
     if size <= k:
-        return Group(1, (), tuple(range(size)))
-    return Run(0, 1, size, tuple(range(1, size + 1)))
+        return Group(n, (), tuple(range(size)))
+    return Run(0, n - size + 1, n, tuple(range(n - size + 1, n + 1)))
 
 
 def solve_ilp(
@@ -169,7 +171,10 @@ def solve_ilp(
     With jokers (a :class:`~rumdiff.puzzle.Puzzle` that has them), every set also comes
     with each choice of its tiles taken by jokers, and one more row bounds the jokers
     placed by the puzzle's jokers from above and its table jokers from below; a table
-    makes its tiles' rows lower bounds too.
+    makes its tiles' rows lower bounds too. A puzzle of a game with an opening meld
+    (``rumdiff.solve.meld``) is two programs: the table alone, all of it placed, then the
+    rack alone with one more row, the sets' face values (a joker at the tile's) at least
+    the meld's points.
 
     Returns
     -------
@@ -191,6 +196,14 @@ def solve_ilp(
         raise ValueError(f"time_limit must be positive seconds, got {time_limit}")
     if objective not in ("value", "tiles"):
         raise ValueError(f"objective must be 'value' or 'tiles', got {objective!r}")
+    table_sets, meld = Arrangement(), None if puzzle is None else puzzle.game.meld
+    if meld is not None:
+        table, puzzle = meld_parts(puzzle)
+        copies = puzzle.copies.astype(np.int64)
+        if table is not None:
+            table_sets = solve_ilp(table, time_limit=time_limit, presolve=presolve)
+            if table_sets is INFEASIBLE:
+                return INFEASIBLE
     n, k = copies.shape
     if puzzle is None or puzzle.plain:
         sets, cells, upper = _candidate_sets(copies)
@@ -200,7 +213,7 @@ def solve_ilp(
         table, jokers, table_jokers = puzzle.table_copies, puzzle.jokers, puzzle.table_jokers
     if not sets:
         # milp rejects a problem without variables; nothing can be placed anyway.
-        owed = table_jokers or (table is not None and table.any())
+        owed = table_jokers or (table is not None and table.any()) or meld is not None
         return INFEASIBLE if owed else Arrangement()
     # One column per set, one row per (value, colour); a set uses each tile once.
     columns = np.repeat(np.arange(len(sets)), [len(c) for c in cells])
@@ -216,6 +229,9 @@ def solve_ilp(
     ]
     if held is not None:
         constraints.append(LinearConstraint(np.asarray([held], dtype=float), table_jokers, jokers))
+    if meld is not None:
+        faces = np.array([[candidate.face for candidate in sets]], dtype=float)
+        constraints.append(LinearConstraint(faces, meld, np.inf))
     tiles = np.array([len(c) for c in cells], dtype=float)
     points = np.array([candidate.points for candidate in sets], dtype=float)
     big = float(copies.sum(axis=1) @ np.arange(1, n + 1) + 1) if objective == "tiles" else 0.0
@@ -248,4 +264,4 @@ def solve_ilp(
         raise RuntimeError(
             f"ILP solution rounds to score {arrangement.score}, but HiGHS reported {-result.fun}"
         )
-    return arrangement
+    return join(table_sets, arrangement)

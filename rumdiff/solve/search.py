@@ -88,12 +88,19 @@ def search_effort(
     ------
     SolverBudgetError
         If the search needs more states than the budget.
+    ValueError
+        For an opening move (a puzzle of a game with a meld).
     """
     from rumdiff.solve import _search
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"search_effort expects a Puzzle, got {type(puzzle).__name__}")
     max_states = whole("max_states", max_states, low=1)
+    if puzzle.game.meld is not None:
+        raise ValueError(
+            f"the reference search has no effort for an opening move ({puzzle.game}): its "
+            "counts define the labels of puzzles without a meld"
+        )
     if not puzzle.plain:
         return _joker_search(puzzle, max_states, layout)
     code = {"auto": _search.AUTO, "dense": _search.DENSE, "sparse": _search.SPARSE}

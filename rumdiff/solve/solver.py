@@ -32,6 +32,7 @@ from rumdiff.solve.display import Drawable
 from rumdiff.solve.engine import STATUSES
 from rumdiff.solve.groups import group_value_table, make_groups
 from rumdiff.solve.jokers import OBJECTIVES, rebuild, run_joker_dp
+from rumdiff.solve.meld import check_meld, join, meld_parts
 from rumdiff.solve.runstates import dominance, run_states
 
 __all__ = ["TRACE_KINDS", "Solution", "SolverBudgetError", "Traced", "Work", "solve"]
@@ -125,11 +126,13 @@ class Solution(Drawable):
     score : int or None
         The maximum total value of placed tiles (for the ``tiles`` objective, the
         value of an arrangement that places the most rack tiles); None when no
-        arrangement places the whole table (:attr:`feasible`).
+        arrangement places the whole table, or, under an opening meld, when no move
+        meets it (:attr:`feasible`).
     lower, upper : int or None
         The bounds the solver started from (summed over segments). With jokers or a
         table: the score known to be reachable (the joker-free optimum without a table;
-        None with one) and the bound above every score the passes aimed at.
+        None with one, or under an opening meld) and the bound above every score the
+        passes aimed at.
     removed : int or None
         Copies removed because no run or group can use them (None with jokers or a
         table, which no copy is removed from: a joker can make any tile placeable).
@@ -153,6 +156,14 @@ class Solution(Drawable):
     _found: Arrangement | None = field(default=None, repr=False)
     _objective: str = field(default="", repr=False)  # set when the joker DP solved it
     _weight: int = field(default=0, repr=False)  # the joker DP's best weight
+    _parts: tuple = field(default=(), repr=False)  # an opening move's: table, then rack
+
+    @property
+    def meld(self) -> Arrangement | None:
+        """The new sets of an opening move, made of rack tiles alone (a puzzle of a game
+        with an opening meld, :mod:`rumdiff.solve.meld`); None for other puzzles and
+        when no move meets the meld."""
+        return self._parts[-1].arrangement if self._parts and self.feasible else None
 
     @property
     def feasible(self) -> bool:
@@ -165,6 +176,10 @@ class Solution(Drawable):
         infeasible puzzle. Jokers carry what they stand for."""
         if self._found is not None or not self.feasible:
             return self._found
+        if self._parts:  # an opening move: the table's sets and the rack's new ones
+            arrangement = join(*(part.arrangement for part in self._parts))
+            check_meld(self.puzzle, arrangement, self.meld)
+            return arrangement
         if self._objective:
             return _joker_arrangement(self.puzzle, self._path, self._objective, self._weight)
         arrangement = _rebuild(self._reduced, self._path, self.puzzle.m)
@@ -190,7 +205,9 @@ def solve(
 
     Puzzles with jokers or a table, and the ``tiles`` objective, go to the DP with a
     joker dimension (:mod:`rumdiff.solve.jokers`), which runs none of the shortcuts
-    above; the others take the path above, unchanged.
+    above; the others take the path above, unchanged. A puzzle of a game with an
+    opening meld (``puzzle.with_meld()``) is an opening move (:mod:`rumdiff.solve.meld`):
+    its table and its rack are solved apart, the rack under the meld's rule.
 
     Parameters
     ----------
@@ -230,6 +247,8 @@ def solve(
         raise ValueError("beam_width must be >= 0 and max_states >= 1")
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if puzzle.game.meld is not None:
+        return _solve_meld(puzzle, objective, beam_width, max_states, ilp_fallback)
     if not puzzle.plain or objective != "value":
         return _solve_with_jokers(puzzle, objective, beam_width, max_states, ilp_fallback)
     if not solve_kernel.signatures:
@@ -264,11 +283,13 @@ def _by_ilp(puzzle: Puzzle, objective: str = "value") -> Arrangement | None:
     the table cannot be placed)."""
     from rumdiff.solve.reference import solve_ilp
 
-    source = puzzle.copies if puzzle.plain else puzzle
+    source = puzzle.copies if puzzle.plain and puzzle.game.meld is None else puzzle
     found = [solve_ilp(source, presolve=p, objective=objective) for p in (True, False)]
     found = [arrangement for arrangement in found if arrangement is not None]
     for arrangement in found:
         arrangement.check(puzzle)
+        if puzzle.game.meld is not None:  # (a rack alone: every set is new)
+            check_meld(puzzle, arrangement, arrangement)
     return max(
         found, key=lambda a: (_tiles(a) if objective == "tiles" else 0, a.score), default=None
     )
@@ -288,12 +309,21 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
         _warm.append(True)
     started = time.perf_counter()
     lower = None
-    if objective == "value" and puzzle.table is None and puzzle.table_jokers == 0:
-        # Jokers may stay on the rack: the joker-free optimum is reachable.
+    meld = puzzle.game.meld
+    tabled = puzzle.table is not None or puzzle.table_jokers > 0
+    if objective == "value" and not tabled and meld is None:
+        # Jokers may stay on the rack: the joker-free optimum is reachable (under a meld
+        # it may fall short of the meld).
         lower = solve(Puzzle(puzzle.copies, m=puzzle.m), beam_width=beam, max_states=max_states,
                       ilp_fallback=fallback).score  # fmt: skip
     best, states, transitions, passes, status, path, upper = run_joker_dp(
-        puzzle, objective, max_states, beam, -1 if lower is None else lower, fast=True
+        puzzle,
+        objective,
+        max_states,
+        beam,
+        -1 if lower is None else lower,
+        fast=True,
+        meld=meld or 0,
     )
     found, method, score = None, "dp", None
     if status == OVER_BUDGET:
@@ -325,7 +355,35 @@ def _joker_arrangement(puzzle: Puzzle, path: np.ndarray, objective: str, best: i
     weight = found.score + (puzzle.points + 1 if objective == "tiles" else 0) * _tiles(found)
     if found.check(puzzle) is None or weight != best:
         raise RuntimeError(f"internal error: arrangement weighs {weight}, DP {best}")
+    if puzzle.game.meld is not None:  # (a rack alone: every set is new)
+        check_meld(puzzle, found, found)
     return found
+
+
+def _solve_meld(puzzle: Puzzle, objective: str, beam: int, max_states: int, fallback):
+    """:func:`solve` for an opening move: the table alone, every tile of it placed, and
+    the rack alone under the meld's rule (:func:`rumdiff.solve.meld.meld_parts`)."""
+    started = time.perf_counter()
+    table, rack = meld_parts(puzzle)
+    options = {"beam_width": beam, "max_states": max_states, "ilp_fallback": fallback}
+    parts = [] if table is None else [solve(table, **options)]
+    if not parts or parts[0].feasible:
+        parts.append(_solve_with_jokers(rack, objective, beam, max_states, fallback))
+    works = [part.work for part in parts]
+    method = "ilp" if any(work.method == "ilp" for work in works) else "dp"
+    work = Work(
+        sum(w.states for w in works), sum(w.transitions for w in works),
+        time.perf_counter() - started, method, sum(w.exact_passes for w in works),
+    )  # fmt: skip
+    empty = np.zeros(0, dtype=np.int64)
+    if not all(part.feasible for part in parts):
+        return Solution(puzzle, None, None, None, None, None, None, work, empty, empty)
+    # The arrangement is joined from the parts' and checked on first access.
+    score = sum(part.score for part in parts)
+    upper = sum(part.upper for part in parts)
+    return Solution(
+        puzzle, score, None, upper, None, None, None, work, empty, empty, _parts=tuple(parts)
+    )
 
 
 def warm_up_puzzle() -> Puzzle:
