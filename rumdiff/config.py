@@ -66,6 +66,13 @@ TAIL_BLOCKS = 8
 #: A tail's exact pass may keep this many times the states of the segment's beam pass;
 #: one that needs more ends the sharpening (what it sharpened so far stays valid).
 TAIL_BUDGET = 2
+#: The solver's exact passes with jokers or a table first keep at most this many states
+#: alive at once; a pass over it widens the beam (aimed above the best found so far) and
+#: tries again with four times as many, up to MAX_LIVE_STATES. On ten simplex
+#: G(6, 3, 100) puzzles with two jokers a first exact pass aimed at a weak lower bound
+#: took minutes or ran over the budget, while a wider beam found the optimum in seconds
+#: (docs/decisions/jokers.md, "The fast path of solve").
+JOKER_LIVE_START = 1 << 14
 
 #: Random seed used when the user gives none.
 SEED = 0

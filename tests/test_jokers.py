@@ -229,3 +229,25 @@ def test_puzzles_stack_keeps_jokers_and_table():
     turn = draw_turn(np.random.default_rng(5))
     stacked = Puzzles.from_list([turn, P([(1, 0)], n=13)])
     assert stacked[0] == turn and stacked[1].plain
+
+
+def test_a_best_no_pass_traced_is_the_joker_free_arrangement():
+    # With a beam of 1 the joker-free optimum is often the better lower bound; when no
+    # joker arrangement beats it, no pass traces it, and the solution's arrangement is
+    # the joker-free solver's, jokers left on the rack.
+    rng = np.random.default_rng(38)
+    untraced = 0
+    for _ in range(400):
+        k, m, n = int(rng.integers(3, 6)), int(rng.integers(1, 4)), int(rng.integers(5, 30))
+        copies = (rng.random((n, k)) < rng.random()) * rng.integers(1, m + 1, (n, k))
+        puzzle = Puzzle(copies, m=m, jokers=int(rng.integers(1, 3)))
+        plain = solve(Puzzle(copies, m=m)).score
+        traced = run_joker_dp(puzzle, "value", config.MAX_STATES, 1, plain, fast=True)[5]
+        solution = solve(puzzle, beam_width=1)
+        assert solution.arrangement.check(puzzle) == solution.score
+        if puzzle.tiles <= 12:
+            assert solution.score == solve_brute_force(puzzle)
+        if traced is None:
+            untraced += 1
+            assert solution.score == plain and solution.arrangement.jokers == 0
+    assert untraced >= 5

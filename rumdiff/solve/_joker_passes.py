@@ -1,5 +1,6 @@
 """The fast solver's passes of the joker DP (``_jokers.joker_pass``), in one kernel call:
-beams for a lower bound, then an exact pass (docs/decisions/jokers.md, "The fast path of
+beams for a lower bound, then exact passes that start small and grow, each that runs out
+of room followed by a wider beam (docs/decisions/jokers.md, "The fast path of
 ``solve``")."""
 
 import numpy as np
@@ -9,7 +10,8 @@ from rumdiff.solve._joker_bound import joker_ahead
 from rumdiff.solve._jokers import joker_pass
 from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET, row_upper_bounds
 
-#: How much wider the second beam of :func:`joker_search` is when the first finds none.
+#: How much wider each beam of :func:`joker_search` is than the one before, and how many
+#: times more live states each exact pass may keep.
 WIDER = 4
 
 
@@ -22,15 +24,20 @@ def joker_search(
 
     Passes prune by :func:`joker_ahead` (``gv`` the group values of
     ``rumdiff.solve.groups.group_value_table(k, m)`` for its row bounds) and drop
-    dominated states. A beam pass (``budget = (max_states, max_live, beam)``), retried
-    ``WIDER`` times wider when it places no arrangement, gives a lower bound, or
-    ``lower`` (-1: none) does; if it meets the bound, no exact pass is needed, else an
-    exact pass aimed at it finds the optimum (without a lower bound: one aimed at the
-    bound, then one aimed at 0). ``meld`` is :func:`joker_pass`'s. ``path`` receives the
-    best path (as ``path, picks`` of :func:`joker_pass`), ``work`` adds states,
-    transitions and exact passes.
+    dominated states. A beam pass (``budget = (max_states, max_live, beam, live)``),
+    retried ``WIDER`` times wider when it places no arrangement, gives a lower bound, or
+    ``lower`` (-1: none), a score known to be reachable, does; if it meets the bound, no
+    exact pass is needed. Else an exact pass aims just above the lower bound (without
+    one: at the bound, then at 0), keeping at most ``live`` states alive at once; when
+    it runs out of room, a beam ``WIDER`` times wider aims above the lower bound too (a
+    better lower bound prunes the next pass harder) and the exact pass runs again with
+    ``WIDER`` times the room, up to ``max_live``. ``meld`` is :func:`joker_pass`'s.
+    ``path`` receives the best path (as ``path, picks`` of :func:`joker_pass`), ``work``
+    adds states, transitions and exact passes, and gets the bound in ``work[3]`` and, in
+    ``work[4]``, 1 when the best is ``lower`` and no pass traced it (its arrangement is
+    the caller's).
     """
-    max_states, max_live, beam = budget
+    max_states, max_live, beam, live = budget
     rows = x.shape[0]
     bound = np.zeros(rows, np.int64)
     row_upper_bounds(x, gv, m, values, bound)
@@ -38,6 +45,7 @@ def joker_search(
     joker_ahead(x, values, jokers, bound, ahead)
     high = ahead[0, 0]
     work[3] = high
+    work[4] = 0
     trial = np.zeros((2, rows), np.int64)
     unprofiled = np.zeros((2, 0), np.int64)
     low, status, width = -1, NOT_REACHED, beam
@@ -53,20 +61,21 @@ def joker_search(
         if status != NOT_REACHED:
             break
         width *= WIDER  # a beam too narrow to place the table
-    if status != OK:
+    found = status == OK  # the lower bound's arrangement is on ``path``
+    if not found:
         low = -1
     if lower > low:
-        low, status = lower, NOT_REACHED  # (its path is not this DP's)
-    if low == high and status == OK:
+        low, found = lower, False
+    if low >= high and found:
         return low, OK
-    # With the beam's arrangement in hand, only a better one is sought: the pass prunes
-    # harder, and when it finds none, the beam's was the best.
-    found = status == OK
-    aim = high if low < 0 else low + 1 if found else low
+    # With a lower bound in hand, only a better arrangement is sought: the pass prunes
+    # harder, and when it finds none, the lower bound was the best.
+    aim = high if low < 0 else low + 1
+    live = min(max(live, 1), max_live)
     while True:
         best, states, transitions, status = joker_pass(
             x, need, values, ahead, jokers, owed, meld, tables, groups, pair, aim,
-            (max_states, max_live, 0, True), trial[0], trial[1], unprofiled,
+            (max_states, live, 0, True), trial[0], trial[1], unprofiled,
         )  # fmt: skip
         work[0] += states
         work[1] += transitions
@@ -74,10 +83,28 @@ def joker_search(
         if status == OK:
             path[:] = trial
             return best, OK
-        if status == OVER_BUDGET:
+        if status == NOT_REACHED:
+            if low >= 0:
+                work[4] = not found
+                return low, OK
+            if aim == 0:
+                return 0, NOT_REACHED
+            aim = 0  # nothing reaches the bound: seek any arrangement
+            continue
+        if live >= max_live or states > max_states:
             return 0, OVER_BUDGET
-        if found:
-            return low, OK
-        if aim == max(low, 0):
-            return 0, NOT_REACHED
-        aim = 0
+        live = min(live * WIDER, max_live)
+        if beam > 0 and low >= 0:
+            width *= WIDER
+            better, states, transitions, status = joker_pass(
+                x, need, values, ahead, jokers, owed, meld, tables, groups, pair, aim,
+                (max_states, max_live, width, True), trial[0], trial[1], unprofiled,
+            )  # fmt: skip
+            work[0] += states
+            work[1] += transitions
+            if status == OK:
+                path[:] = trial
+                low, found = better, True
+                if low >= high:
+                    return low, OK
+                aim = low + 1

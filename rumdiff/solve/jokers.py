@@ -138,7 +138,8 @@ def run_joker_dp(
 ):
     """Solve a puzzle with the DP; return ``(best weight, states, transitions, passes,
     status, path, upper)`` (``path``: the joint codes and the jokers placed at each row,
-    see ``_jokers``; ``upper``: the bound above every weight the passes aimed at).
+    see ``_jokers``, or None when the best is ``lower`` and no pass traced it;
+    ``upper``: the bound above every weight the passes aimed at).
 
     Rows walk the values downwards (n first), as in the joker-free solver, so a tile
     lost at a high value prunes early. A beam pass finds a lower bound (without a table
@@ -153,8 +154,10 @@ def run_joker_dp(
     :func:`rumdiff.solve._joker_bound.joker_ahead`, isolated tiles counted only as far as
     jokers can place them, and aim at that bound instead of every tile; a beam that
     finds no arrangement is retried wider, and one that meets the bound needs no exact
-    pass. Without it, the work counted is the reference search's (tests pin it), the
-    same as before that switch existed.
+    pass; exact passes start with room for ``config.JOKER_LIVE_START`` live states and
+    grow, a wider beam between two (:func:`~rumdiff.solve._joker_passes.joker_search`).
+    Without it, the work counted is the reference search's (tests pin it), the same as
+    before that switch existed.
     """
     from rumdiff.solve._joker_bound import reference_ahead
     from rumdiff.solve._joker_passes import joker_search
@@ -168,13 +171,15 @@ def run_joker_dp(
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     limits = (np.int64(max_states), np.int64(config.MAX_LIVE_STATES))
     if fast:
-        work = np.zeros(4, dtype=np.int64)
+        work = np.zeros(5, dtype=np.int64)
         best, status = joker_search(
             x, need, values, puzzle.jokers, puzzle.table_jokers, melding, arrays, groups, pair,
             group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
-            (*limits, np.int64(beam)), path, work,
+            (*limits, np.int64(beam), np.int64(config.JOKER_LIVE_START)), path, work,
         )  # fmt: skip
-        return int(best), int(work[0]), int(work[1]), int(work[2]), int(status), path, int(work[3])
+        traced = None if work[4] else path  # the best is ``lower``, whose path is not ours
+        states, transitions, passes, high = (int(value) for value in work[:4])
+        return int(best), states, transitions, passes, int(status), traced, high
 
     ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
     high = int(reference_ahead(x, values, ahead))

@@ -311,21 +311,19 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
     lower = None
     meld = puzzle.game.meld
     tabled = puzzle.table is not None or puzzle.table_jokers > 0
+    plain = None
     if objective == "value" and not tabled and meld is None:
         # Jokers may stay on the rack: the joker-free optimum is reachable (under a meld
         # it may fall short of the meld).
-        lower = solve(Puzzle(puzzle.copies, m=puzzle.m), beam_width=beam, max_states=max_states,
-                      ilp_fallback=fallback).score  # fmt: skip
+        plain = solve(Puzzle(puzzle.copies, m=puzzle.m), beam_width=beam,
+                      max_states=max_states, ilp_fallback=fallback)  # fmt: skip
+        lower = plain.score
     best, states, transitions, passes, status, path, upper = run_joker_dp(
-        puzzle,
-        objective,
-        max_states,
-        beam,
-        -1 if lower is None else lower,
-        fast=True,
+        puzzle, objective, max_states, beam, -1 if lower is None else lower, fast=True,
         meld=meld or 0,
-    )
-    found, method, score = None, "dp", None
+    )  # fmt: skip
+    # No pass traced the best when it is the joker-free optimum: that arrangement is it.
+    found, method, score = None if path is not None else plain.arrangement, "dp", None
     if status == OVER_BUDGET:
         if not fallback:
             raise SolverBudgetError(
@@ -340,7 +338,10 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
         score = best % (puzzle.points + 1) if objective == "tiles" else best
     work = Work(states, transitions, time.perf_counter() - started, method, passes)
     empty = np.zeros(0, dtype=np.int64)
+    if found is not None:
+        found.check(puzzle)
     solved = found is None and score is not None
+    path = empty if path is None else path
     if objective == "tiles":  # the bound is on the weight: its value part
         upper %= puzzle.points + 1
     return Solution(
