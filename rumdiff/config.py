@@ -45,6 +45,12 @@ MAX_LIVE_STATES = 1 << 23
 #: then "ilp"); none of 1,000 simplex G(6, 3, 200) puzzles needs it
 #: (experiments/bench_scope.py).
 ILP_FALLBACK = True
+#: The ILP fallback runs in a child process with this much address space, and for at
+#: most this many seconds; a puzzle it cannot solve within them is "unsolved". (HiGHS
+#: bounds neither itself: on a G(6, 3, 100) puzzle with two jokers it took 146 s and
+#: 2.6 GB, and under a tighter limit it has crashed its process.)
+ILP_MAX_MEMORY = 6 << 30
+ILP_SECONDS = 600.0
 #: Width of the beam search that gives the exact DP its first lower bound.
 BEAM_WIDTH = 64
 #: For k >= 5 the beam keeps this many times more states: its lower bound is what the

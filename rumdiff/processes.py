@@ -25,6 +25,7 @@ __all__ = [
     "WorkerPool",
     "die_with_parent",
     "effective_jobs",
+    "run_capped",
     "run_unordered",
 ]
 
@@ -150,6 +151,69 @@ def _finished(pending: list, ordered: bool, wait, first_completed):
     for future in [f for f in pending if f in done]:
         pending.remove(future)
         yield future.result()
+
+
+def run_capped(function, *args, memory: int, modules: tuple = (), **kwargs):
+    """``function(*args, **kwargs)`` run in a fresh (spawned) child process whose address
+    space is capped at ``memory`` bytes and which dies with this one; its result. The
+    child imports ``modules`` (names) before the cap, so that the cap is the work's.
+
+    For work that cannot bound its own memory or be interrupted (a solver library's
+    search): the cap makes it fail instead of taking the machine, and this process
+    stays responsive to signals while it waits (an interrupt kills the child).
+
+    Raises
+    ------
+    MemoryError
+        If the child ran out of its memory (or died otherwise, as a capped allocation
+        may kill it outright).
+    Exception
+        Whatever ``function`` raised, re-raised here.
+    """
+    from multiprocessing import get_context
+
+    context = get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_capped_child,
+        args=(sender, os.getpid(), memory, modules, function, args, kwargs), daemon=True,
+    )  # fmt: skip
+    child.start()
+    sender.close()
+    try:
+        try:
+            ok, value = receiver.recv()
+        except EOFError:
+            child.join()
+            raise MemoryError(
+                f"the child process died (exit code {child.exitcode}) under its cap of "
+                f"{memory:,} bytes"
+            ) from None
+    finally:
+        receiver.close()
+        if child.is_alive():
+            child.kill()
+        child.join()
+    if not ok:
+        raise value
+    return value
+
+
+def _capped_child(sender, parent: int, memory: int, modules, function, args, kwargs) -> None:
+    """The child of :func:`run_capped`: import, cap, run, send ``(ok, result or error)``."""
+    import importlib
+    import resource
+
+    die_with_parent(parent)
+    for name in modules:
+        importlib.import_module(name)
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    try:
+        result = (True, function(*args, **kwargs))
+    except Exception as error:  # (MemoryError included) the parent re-raises it
+        result = (False, error)
+    sender.send(result)
+    sender.close()
 
 
 class WorkerPool:

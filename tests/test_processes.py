@@ -185,3 +185,40 @@ def test_no_local_seconds_sends_every_task_to_the_workers():
     results = list(run_unordered(_pid_after, [(0.0, i) for i in range(3)], jobs=2))
     assert sorted(index for index, _ in results) == [0, 1, 2]
     assert all(pid != os.getpid() for _, pid in results)
+
+
+@linux
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
+def test_a_capped_child_dies_with_its_parent(how):
+    parent = _python(
+        """
+        import time
+        from rumdiff.processes import run_capped
+        print("started", flush=True)
+        run_capped(time.sleep, 120, memory=1 << 30)
+        """,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert parent.stdout.readline().strip() == "started"
+        assert _wait(lambda: len(_children(parent.pid)) >= 1)
+        children = _children(parent.pid)
+        parent.send_signal(how)
+        parent.wait(timeout=20)  # an interrupt is not held up by the child's work
+        assert _wait(lambda: not any(_alive(pid) for pid in children), 10)
+    finally:
+        parent.kill()
+        parent.wait(timeout=10)
+        parent.stdout.close()
+
+
+def test_a_capped_child_returns_and_raises():
+    from rumdiff.processes import run_capped
+
+    assert run_capped(divmod, 7, 2, memory=1 << 30) == (3, 1)
+    with pytest.raises(ZeroDivisionError):
+        run_capped(divmod, 1, 0, memory=1 << 30)
+    with pytest.raises(MemoryError):
+        run_capped(bytearray, 1 << 31, memory=1 << 30)

@@ -203,5 +203,12 @@ def test_ilp_raises_when_highs_is_not_optimal(monkeypatch):
         return SimpleNamespace(status=1, message="Time limit reached.", x=None, fun=None)
 
     monkeypatch.setattr(reference, "milp", stopped)
-    with pytest.raises(RuntimeError, match="optimality"):
+    with pytest.raises(TimeoutError, match="time limit of 1 s"):
         solve_ilp(np.ones((3, 4), dtype=int), time_limit=1)
+
+    def failed(*args, **kwargs):
+        return SimpleNamespace(status=4, message="Solver failed.", x=None, fun=None)
+
+    monkeypatch.setattr(reference, "milp", failed)
+    with pytest.raises(RuntimeError, match="optimality"):
+        solve_ilp(np.ones((3, 4), dtype=int))

@@ -228,3 +228,20 @@ def test_rejects_non_puzzles():
         solve(np.zeros((3, 4)))
     with pytest.raises(ValueError):
         solve(Puzzle(np.zeros((3, 4), dtype=int)), beam_width=-1)
+
+
+def test_the_ilp_fallback_runs_capped_in_a_child(monkeypatch):
+    from rumdiff import config
+
+    rng = np.random.default_rng(4)
+    exact = None
+    while exact is None or exact.work.states == 0:  # a puzzle that needs the DP
+        copies = random_copies(rng, k=4, m=2, n=60, probabilities=[0.04, 0.04, 0.92])
+        puzzle = Puzzle(copies, m=2)
+        exact = solve(puzzle)
+    # A child process holds the ILP: a cap too small for it is an over-budget puzzle.
+    monkeypatch.setattr(config, "ILP_MAX_MEMORY", 64 << 20)
+    with pytest.raises(SolverBudgetError, match="memory cap of 67,108,864 bytes"):
+        solve(puzzle, max_states=1)
+    monkeypatch.setattr(config, "ILP_MAX_MEMORY", 6 << 30)
+    assert solve(puzzle, max_states=1).score == exact.score

@@ -187,8 +187,10 @@ def solve_ilp(
     ------
     ValueError
         If ``copies`` has the wrong shape or entries outside ``0..config.MAX_M``.
+    TimeoutError
+        If HiGHS reaches ``time_limit`` before it proves optimality.
     RuntimeError
-        If HiGHS does not prove optimality (time limit reached or solver failure).
+        If HiGHS fails otherwise.
     """
     puzzle = copies if isinstance(copies, Puzzle) else None
     copies = _validate(copies)
@@ -248,6 +250,8 @@ def solve_ilp(
     )
     if result.status == 2:
         return INFEASIBLE
+    if result.status == 1:
+        raise TimeoutError(f"HiGHS reached its time limit of {time_limit:g} s: {result.message}")
     if result.status != 0:
         raise RuntimeError(
             f"HiGHS did not reach optimality (status {result.status}): {result.message}"

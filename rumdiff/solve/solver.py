@@ -280,11 +280,32 @@ def solve(
 
 def _by_ilp(puzzle: Puzzle, objective: str = "value") -> Arrangement | None:
     """The better of the reference ILP's arrangements with and without presolve (None:
-    the table cannot be placed)."""
-    from rumdiff.solve.reference import solve_ilp
+    the table cannot be placed), found in a child process under the memory and time of
+    ``config.ILP_MAX_MEMORY`` and ``config.ILP_SECONDS``.
+
+    Raises
+    ------
+    SolverBudgetError
+        If the ILP needs more memory or time than that.
+    """
+    from rumdiff.processes import run_capped
 
     source = puzzle.copies if puzzle.plain and puzzle.game.meld is None else puzzle
-    found = [solve_ilp(source, presolve=p, objective=objective) for p in (True, False)]
+    try:
+        found = run_capped(
+            _ilp_twice, source, objective, config.ILP_SECONDS, memory=config.ILP_MAX_MEMORY,
+            modules=("rumdiff.solve.reference",),
+        )  # fmt: skip
+    except MemoryError:
+        raise SolverBudgetError(
+            f"the DP ran over its budget and the reference ILP over its memory cap of "
+            f"{config.ILP_MAX_MEMORY:,} bytes, for {puzzle!r}"
+        ) from None
+    except TimeoutError:
+        raise SolverBudgetError(
+            f"the DP ran over its budget and the reference ILP over its "
+            f"{config.ILP_SECONDS:g} s, for {puzzle!r}"
+        ) from None
     found = [arrangement for arrangement in found if arrangement is not None]
     for arrangement in found:
         arrangement.check(puzzle)
@@ -293,6 +314,23 @@ def _by_ilp(puzzle: Puzzle, objective: str = "value") -> Arrangement | None:
     return max(
         found, key=lambda a: (_tiles(a) if objective == "tiles" else 0, a.score), default=None
     )
+
+
+def _ilp_twice(source, objective: str, seconds: float) -> list:
+    """The reference ILP's arrangements with and without presolve, each within
+    ``seconds`` (:func:`_by_ilp`'s child process runs it).
+
+    Raises
+    ------
+    TimeoutError
+        If HiGHS does not prove an optimum within them.
+    """
+    from rumdiff.solve.reference import solve_ilp
+
+    return [
+        solve_ilp(source, presolve=presolve, objective=objective, time_limit=seconds)
+        for presolve in (True, False)
+    ]
 
 
 def _tiles(arrangement: Arrangement) -> int:
