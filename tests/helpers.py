@@ -1,9 +1,11 @@
-"""Helpers shared by the tests: paths to examples, seeded random puzzles, a command run
-under a memory cap."""
+"""Helpers shared by the tests: paths to examples, seeded random puzzles, groups with
+jokers by exhaustive search, a command run under a memory cap."""
 
 import subprocess
 import sys
 import textwrap
+from functools import cache
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +24,52 @@ def random_copies(rng, *, k, m, n, probabilities=None):
     if probabilities is None:
         probabilities = rng.dirichlet(np.ones(m + 1))
     return rng.choice(m + 1, size=(n, k), p=probabilities)
+
+
+def tiny_joker_puzzle(rng, kind):
+    """A tiny seeded puzzle with jokers: a ``"random table"``, a table of ``"valid sets"``,
+    or ``"jokers alone"``."""
+    from rumdiff.data.turns import draw_turn
+    from rumdiff.puzzle import Puzzle
+
+    k, m, n = int(rng.integers(3, 6)), int(rng.integers(1, 4)), int(rng.integers(3, 8))
+    copies = (rng.random((n, k)) < 0.3) * rng.integers(1, m + 1, (n, k))
+    jokers = int(rng.integers(0, 5))
+    if kind == "random table":
+        table = (rng.random((n, k)) < rng.random() * 0.5) * copies
+        return Puzzle(copies, m=m, jokers=jokers, table=table,
+                      table_jokers=int(rng.integers(0, jokers + 1)))  # fmt: skip
+    if kind == "valid sets":
+        return draw_turn(rng, k=k, m=m, n=n, jokers=jokers, sets=2, rack=int(rng.integers(0, 6)))
+    return Puzzle(np.zeros((n, k), dtype=int), m=m, jokers=jokers,
+                  table_jokers=int(rng.integers(0, jokers + 1)))  # fmt: skip
+
+
+@cache
+def joker_groups_exhaustive(left, required, jokers):
+    """Most of the ``left`` tiles (a count per colour) that groups of one value hold when
+    they hold every ``required`` tile and exactly ``jokers`` jokers, by trying every way
+    to form them; -1 when no groups do."""
+    k = len(left)
+    if sum(required) == 0 and jokers == 0:
+        done = 0
+    else:
+        done = -1
+    for size in range(0, k + 1):
+        for chosen in combinations([c for c in range(k) if left[c]], size):
+            for wild in range(0, min(jokers, k - size) + 1):
+                if size + wild < 3:
+                    continue
+                rest_left, rest_required = list(left), list(required)
+                for c in chosen:
+                    rest_left[c] -= 1
+                    rest_required[c] = max(0, rest_required[c] - 1)
+                rest = joker_groups_exhaustive(
+                    tuple(rest_left), tuple(rest_required), jokers - wild
+                )
+                if rest >= 0:
+                    done = max(done, size + rest)
+    return done
 
 
 def shared_examples():

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from helpers import joker_groups_exhaustive, tiny_joker_puzzle
 from make_golden import read_golden, read_tile_line
 
 from rumdiff import config
@@ -14,23 +15,6 @@ from rumdiff.solve.jokers import run_joker_dp
 from rumdiff.solve.reference import solve_brute_force, solve_ilp
 
 P = Puzzle.from_tiles
-
-
-def _tiny(rng, kind):
-    """A tiny seeded puzzle with jokers: a random table, a table of valid sets, or
-    jokers alone."""
-    k, m, n = int(rng.integers(3, 6)), int(rng.integers(1, 4)), int(rng.integers(3, 8))
-    copies = (rng.random((n, k)) < 0.3) * rng.integers(1, m + 1, (n, k))
-    jokers = int(rng.integers(0, 5))
-    if kind == "random table":
-        table = (rng.random((n, k)) < rng.random() * 0.5) * copies
-        return Puzzle(copies, m=m, jokers=jokers, table=table,
-                      table_jokers=int(rng.integers(0, jokers + 1)))  # fmt: skip
-    if kind == "valid sets":
-        turn = draw_turn(rng, k=k, m=m, n=n, jokers=jokers, sets=2, rack=int(rng.integers(0, 6)))
-        return turn
-    return Puzzle(np.zeros((n, k), dtype=int), m=m, jokers=jokers,
-                  table_jokers=int(rng.integers(0, jokers + 1)))  # fmt: skip
 
 
 def _answer(solution_or_arrangement, puzzle, objective):
@@ -51,7 +35,7 @@ def test_dp_equals_brute_force(kind, objective):
     rng = np.random.default_rng(22)
     compared = feasible = 0
     while compared < 600:
-        puzzle = _tiny(rng, kind)
+        puzzle = tiny_joker_puzzle(rng, kind)
         if puzzle.tiles > 12:
             continue
         compared += 1
@@ -65,7 +49,7 @@ def test_dp_equals_brute_force(kind, objective):
 def test_ilp_equals_brute_force(objective):
     rng = np.random.default_rng(23)
     for index in range(150):
-        puzzle = _tiny(rng, ["random table", "valid sets", "jokers alone"][index % 3])
+        puzzle = tiny_joker_puzzle(rng, ["random table", "valid sets", "jokers alone"][index % 3])
         if puzzle.tiles > 12:
             continue
         expected = solve_brute_force(puzzle, objective=objective)
@@ -159,40 +143,8 @@ def test_joker_group_table_matches_an_exhaustive_search():
     for combo in product(pairs, repeat=k):
         index = sum(pair_code(*pair) * len(pairs) ** c for c, pair in enumerate(combo))
         for g in range(j + 1):
-            assert table[index, g] == _groups_exhaustive(combo, g, k), (combo, g)
-
-
-def _groups_exhaustive(combo, g, k):
-    """Most tiles in groups holding every required tile and exactly g jokers (-1: none)."""
-    from functools import cache
-    from itertools import combinations
-
-    @cache
-    def best(left, required, jokers):
-        if sum(left) == 0 or all(r == 0 for r in required):
-            done = 0 if jokers == 0 and sum(required) == 0 else -1
-        else:
-            done = -1
-        if sum(required) == 0 and jokers == 0:
-            done = 0
-        for size in range(0, k + 1):
-            for chosen in combinations([c for c in range(k) if left[c]], size):
-                for wild in range(0, min(jokers, k - size) + 1):
-                    if size + wild < 3:
-                        continue
-                    nl = list(left)
-                    nr = list(required)
-                    for c in chosen:
-                        nl[c] -= 1
-                        nr[c] = max(0, nr[c] - 1)
-                    rest = best(tuple(nl), tuple(nr), jokers - wild)
-                    if rest >= 0:
-                        done = max(done, size + rest)
-        return done
-
-    left = tuple(pair[0] for pair in combo)
-    required = tuple(pair[1] for pair in combo)
-    return best(left, required, g)
+            left, required = zip(*combo, strict=True)
+            assert table[index, g] == joker_groups_exhaustive(left, required, g), (combo, g)
 
 
 def test_file_format_reads_jokers_and_a_table():

@@ -5,7 +5,8 @@
 - ``engine``: one pass of the DP engine (:func:`~rumdiff.solve.engine.run_pass`), the
   public way to run it: every DP of rumdiff is its one loop (``_engine``) with a rule
   set's steps (``_plain``, ``_jokers``, ``_search``);
-- ``jokers``: the jokers' rules around the engine (their tables, passes, traceback);
+- ``jokers``: the jokers' rules around the engine (their tables, bound, dominance, passes,
+  traceback);
 - ``meld``: the opening meld, a first move from the rack alone;
 - ``search``: :func:`search_effort`, the reference exact DP whose work defines a
   puzzle's search effort, a fixed definition (kernel in ``_search``);

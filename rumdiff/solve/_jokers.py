@@ -34,6 +34,7 @@ from numba import njit
 from rumdiff.solve._engine import (
     AUX,
     CODE,
+    FIELDS,
     KEY,
     ORG,
     SLOT,
@@ -298,6 +299,29 @@ def _undominated(live, numbers, upgrades, lists, index):
                 lists[kept, field] = lists[j, field]
             kept += 1
     return kept
+
+
+@njit(cache=True)
+def undominated_states(codes, values, owed, bits, k, meld, upgrades, kept):
+    """Set ``kept[t]`` when :func:`_undominated` keeps state t of a finished row (its
+    code ``codes[t]``, distinct, and its value ``values[t]``), as a pass with ``owed``
+    table jokers, ``k`` colours of ``bits`` bits and a meld of ``meld`` points (0: none)
+    would; ``upgrades`` as in :func:`joker_pass`'s ``tables``."""
+    live = codes.shape[0]
+    numbers = np.zeros(12, np.int64)
+    numbers[_OWED], numbers[_BITS], numbers[_TOP], numbers[_MELD] = owed, bits, bits * k, meld
+    lists = np.zeros((max(live, 1), FIELDS), np.int64)
+    for t in range(live):
+        lists[t, CODE] = codes[t]
+        lists[t, VAL] = values[t]
+        lists[t, ORG] = t  # (the states kept move up the lists, their origin with them)
+    width = 16
+    while width < 2 * live:
+        width *= 2
+    index = np.full((width, 2), -1, np.int64)
+    kept[:] = False
+    for t in range(_undominated(live, numbers, upgrades, lists, index)):
+        kept[lists[t, ORG]] = True
 
 
 @njit(cache=True)

@@ -160,21 +160,17 @@ def run_pass(
 def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile, meld: int):
     """One pass of the jokers' rules (a meld of ``meld`` points, 0 for none), bounded as
     the reference search or the solver bounds (``_joker_bound``)."""
-    from rumdiff.solve._joker_bound import joker_ahead, reference_ahead
+    from rumdiff.solve._joker_bound import reference_ahead
     from rumdiff.solve._jokers import joker_pass
-    from rumdiff.solve._tiles import row_upper_bounds
-    from rumdiff.solve.groups import group_value_table
-    from rumdiff.solve.jokers import check_codes, joker_rows, joker_tables
+    from rumdiff.solve.jokers import check_codes, joker_bound, joker_rows, joker_tables
 
     check_codes(puzzle, meld)
     tables, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
     x, need, values = joker_rows(puzzle, "value")
-    ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
     if fast:
-        bound = np.zeros(puzzle.n, dtype=np.int64)
-        row_upper_bounds(x, group_value_table(puzzle.k, puzzle.m), puzzle.m, values, bound)
-        joker_ahead(x, values, puzzle.jokers, bound, ahead)
+        ahead = joker_bound(puzzle)
     else:
+        ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
         reference_ahead(x, values, ahead)
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     steps = np.zeros((2, (puzzle.n + 1) * (puzzle.k + 1) if profile else 0), dtype=np.int64)

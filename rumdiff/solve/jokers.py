@@ -28,8 +28,18 @@ from rumdiff.puzzle import Puzzle
 from rumdiff.solve.arrangement import Arrangement, Group, Run
 from rumdiff.solve.groups import group_value_table, joker_group_table, pair_code
 from rumdiff.solve.runstates import complete_run_states
+from rumdiff.validation import whole
 
-__all__ = ["OBJECTIVES", "check_codes", "joker_rows", "joker_tables", "run_joker_dp", "rebuild"]
+__all__ = [
+    "OBJECTIVES",
+    "check_codes",
+    "joker_bound",
+    "joker_rows",
+    "joker_tables",
+    "rebuild",
+    "run_joker_dp",
+    "undominated",
+]
 
 #: What a solve maximises: the value placed, or the rack tiles placed (ties by value).
 OBJECTIVES = ("value", "tiles")
@@ -93,6 +103,11 @@ def joker_tables(k: int, m: int, jokers: int) -> tuple:
     return arrays, joker_group_table(k, m, jokers), _pair_codes(m)
 
 
+def _run_bits(puzzle: Puzzle) -> int:
+    """The bits of a colour's run state in a state's code, as the kernel packs them."""
+    return max(1, (complete_run_states(puzzle.m + puzzle.jokers).size - 1).bit_length())
+
+
 def check_codes(puzzle: Puzzle, meld: int = 0) -> None:
     """Refuse a puzzle whose states would not fit the jokers' rules' 63-bit keys: each
     colour's run state, the jokers placed, the meld's points so far and, within a row,
@@ -104,8 +119,7 @@ def check_codes(puzzle: Puzzle, meld: int = 0) -> None:
     ------
     ValueError
     """
-    size = complete_run_states(puzzle.m + puzzle.jokers).size
-    bits = puzzle.k * max(1, (size - 1).bit_length()) + 3 + int(meld).bit_length()
+    bits = puzzle.k * _run_bits(puzzle) + 3 + int(meld).bit_length()
     bits += ((puzzle.jokers + 1) ** puzzle.k - 1).bit_length()
     if bits > 63:
         raise ValueError(
@@ -124,6 +138,109 @@ def joker_rows(puzzle: Puzzle, objective: str) -> tuple:
     values = np.zeros(puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + _big(puzzle, objective)
     return x, need, values
+
+
+def joker_bound(puzzle: Puzzle) -> np.ndarray:
+    """The fast solver's bound on what the rows ahead of a state may still add.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its table is not read: the bound holds for every arrangement of its tiles.
+
+    Returns
+    -------
+    ndarray of shape (n + 2, jokers + 1)
+        ``ahead[i, s]`` bounds from above the points that any arrangement of the
+        puzzle's tiles with at most ``jokers`` jokers, at most ``jokers - s`` of them at
+        rows i.., places at rows i.. (values n - i down to 1, the rows of
+        :func:`joker_rows`): what a state that has placed s jokers may still add. Its
+        jokers before row i reach rows i.. only through runs from the two rows before
+        (``rumdiff.solve._joker_bound.joker_ahead`` says why). It never exceeds the
+        points of every tile at rows i..; rows n and n + 1 are 0. The passes of the
+        ``"fast"`` pruning drop a state that cannot reach their aim even with
+        ``ahead[i, s]`` more.
+    """
+    from rumdiff.solve._joker_bound import joker_ahead
+    from rumdiff.solve._tiles import row_upper_bounds
+
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"joker_bound expects a Puzzle, got {type(puzzle).__name__}")
+    x, _, values = joker_rows(puzzle, "value")
+    bound = np.zeros(puzzle.n, dtype=np.int64)
+    row_upper_bounds(x, group_value_table(puzzle.k, puzzle.m), puzzle.m, values, bound)
+    ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
+    joker_ahead(x, values, puzzle.jokers, bound, ahead)
+    return ahead
+
+
+def undominated(puzzle: Puzzle, codes, values, *, meld: int = 0) -> np.ndarray:
+    """Which states of a finished row the fast passes keep: those no other dominates.
+
+    State A dominates state B when A's value is no less, A has placed as many jokers as
+    B, or fewer but at least the table's, A's runs are B's or one step better in one
+    colour (a run of length 1 made 2 or >= 3 long, one of length 2 made >= 3, an empty
+    slot holding a run of length >= 3), and, under a meld, A has B's points of the meld
+    or has met it: whatever B does next, A can do too (``rumdiff.solve._jokers``'s
+    ``_undominated``). A state that another dominates goes, even when a third dominates
+    that other in turn; no two distinct states dominate each other, so a row keeps one
+    state at least.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its colours, copies, jokers and table jokers shape the states.
+    codes : array_like of int, shape (states,)
+        The states' codes, distinct, as :attr:`rumdiff.solve.engine.Pass.path` holds
+        them: each colour's run state (a code of
+        ``rumdiff.solve.runstates.complete_run_states(m + jokers)``) in ``b`` bits, the
+        fewest that hold them all, colour 0 lowest; then the jokers placed, in 3 bits;
+        then the meld's points so far (at most ``meld``).
+    values : array_like of int, shape (states,)
+        The states' values.
+    meld : int, default 0
+        The meld's points (0: no meld).
+
+    Returns
+    -------
+    ndarray of bool, shape (states,)
+        True for each state kept.
+
+    Raises
+    ------
+    ValueError
+        If the codes are not distinct or not codes of the puzzle's states.
+    """
+    from rumdiff.solve._jokers import undominated_states
+
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"undominated expects a Puzzle, got {type(puzzle).__name__}")
+    meld = whole("meld", meld, low=0)
+    check_codes(puzzle, meld)
+    codes, values = (np.asarray(a) for a in (codes, values))
+    for name, array in (("codes", codes), ("values", values)):
+        if array.ndim != 1 or not (array.size == 0 or np.issubdtype(array.dtype, np.integer)):
+            raise ValueError(f"{name} must be a 1-D array of whole numbers, got {array.dtype} "
+                             f"of shape {array.shape}")  # fmt: skip
+    if codes.shape != values.shape:
+        raise ValueError(f"{codes.size} codes but {values.size} values")
+    codes, values = codes.astype(np.int64), values.astype(np.int64)
+    if len(np.unique(codes)) != codes.size:
+        raise ValueError("the codes are not distinct: a row holds each state once")
+    bits, k = _run_bits(puzzle), puzzle.k
+    top = bits * k
+    size = complete_run_states(puzzle.m + puzzle.jokers).size
+    digits = (codes[:, None] >> (bits * np.arange(k))) & ((1 << bits) - 1)
+    bad = (codes < 0) | (digits >= size).any(axis=1) | (codes >> (top + 3) > meld)
+    bad |= (codes >> top) & 7 > puzzle.jokers
+    if bad.any():
+        raise ValueError(f"{int(codes[bad][0])} is not the code of a state of this puzzle "
+                         f"with a meld of {meld} points")  # fmt: skip
+    kept = np.zeros(codes.size, dtype=np.bool_)
+    undominated_states(codes, values, np.int64(puzzle.table_jokers), np.int64(bits),
+                       np.int64(k), np.int64(meld), _upgrades(puzzle.m + puzzle.jokers),
+                       kept)  # fmt: skip
+    return kept
 
 
 def run_joker_dp(
@@ -222,7 +339,7 @@ def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:
     """The runs and groups along a path of :func:`run_joker_dp`, jokers included."""
     k, n = puzzle.k, puzzle.n
     tables = complete_run_states(puzzle.m + puzzle.jokers)
-    bits = max(1, (tables.size - 1).bit_length())  # as the kernel packs its codes
+    bits = _run_bits(puzzle)
     x = puzzle.copies[::-1]
     need = puzzle.table_copies[::-1]
     groups_table = joker_group_table(k, puzzle.m, puzzle.jokers)
