@@ -119,6 +119,7 @@ def test_solve_on_the_cluster_keeps_the_order(cluster, tmp_path, capsys):
     assert capsys.readouterr().out == local
 
 
+@pytest.mark.slow  # a cluster started and stopped: make test-all
 def test_train_on_the_cluster_gives_the_local_model(cluster, local_path):
     # What rumdiff train --scheduler runs, with a small grid to keep the test short.
     from rumdiff.cluster import joblib_on_cluster
@@ -151,6 +152,7 @@ def _generate_until_two_chunks(path: Path, address: str) -> subprocess.Popen:
     return run
 
 
+@pytest.mark.slow  # a cluster started and stopped: make test-all
 def test_a_worker_killed_mid_run_loses_and_doubles_nothing(local_dataset, tmp_path):
     started = Cluster(tmp_path)
     try:
@@ -164,6 +166,7 @@ def test_a_worker_killed_mid_run_loses_and_doubles_nothing(local_dataset, tmp_pa
         started.stop()
 
 
+@pytest.mark.slow  # a cluster started and stopped: make test-all
 def test_a_lost_scheduler_ends_the_run_and_resume_finishes_it(local_dataset, tmp_path):
     started = Cluster(tmp_path)
     path = tmp_path / "lost.parquet"

@@ -212,7 +212,9 @@ def test_over_the_budget_the_ilp_solves_it():
         assert fallen.work.method == "ilp"
         assert fallen.score == exact.score == fallen.arrangement.check(copies)
         assert fallen.work.states > 0  # the DP's work before it gave up counts
-    assert checked >= 3
+        if checked == 3:  # (each ILP runs in a process of its own)
+            break
+    assert checked == 3
 
 
 def test_empty_and_trivial_puzzles():

@@ -510,9 +510,12 @@ def _replay(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
     groups: list[Group] = []
     slots = [[[0, 0] for _ in range(m)] for _ in range(k)]  # [length, start] per slot
     states = [0] * k
+    empty = ~reduced.any(axis=1)
     for w in range(n + 1):
         value = w + 1
         code = int(path[w]) if w < n else 0
+        if w < n and code == 0 and empty[w] and not any(states):
+            continue  # no tile and no run: nothing happens at this value (most of them)
         leftover = []
         for c in range(k):
             state = (code >> (5 * c)) & 31
