@@ -5,9 +5,10 @@ beams for a lower bound, then an exact pass (docs/decisions/jokers.md, "The fast
 import numpy as np
 from numba import njit
 
+from rumdiff.solve._engine import NOT_REACHED, OK, OVER_BUDGET
 from rumdiff.solve._joker_bound import joker_ahead
 from rumdiff.solve._jokers import joker_pass
-from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET, row_upper_bounds
+from rumdiff.solve._tiles import row_upper_bounds
 
 #: How much wider the second beam of :func:`joker_search` is when the first finds none.
 WIDER = 4
