@@ -33,17 +33,21 @@ MELD_POINTS = 30
 #: The most points a meld may ask for: every tile of the largest game.
 MAX_MELD = MAX_K * MAX_M * MAX_N * (MAX_N + 1) // 2
 
-#: Solver budget: the most DP states kept over a whole puzzle before giving up.
+#: Solver budget: the most DP states one pass keeps (summed over its values) before giving
+#: up; its layers take 24 bytes a state (1.2 GB at this cap; README.md, "Memory").
 MAX_STATES = 50_000_000
 #: Largest --max-states and --beam-width the command line takes (the kernels count in int64).
 MAX_STATES_LIMIT = 2**40
 MAX_BEAM_WIDTH = 1_000_000
-#: Solver budget: the most DP states alive at once (between two colour passes); the
-#: kernel reserves lists of this size (80 bytes a state).
+#: Solver budget: the most DP states alive at once (built in one step, or live at one
+#: value). The engine's two state lists (rumdiff.solve._engine: the one read, the one
+#: built) start small and double up to this many states, 56 bytes each (470 MB a list at
+#: the cap), and its hash index up to twice as many slots, 16 bytes each (268 MB); the
+#: whole bound of a solve is in README.md, "Memory".
 MAX_LIVE_STATES = 1 << 23
 #: A puzzle over the state budget is solved by the reference ILP instead (its method is
-#: then "ilp"); none of 1,000 simplex G(6, 3, 200) puzzles needs it
-#: (experiments/bench_scope.py).
+#: then "ilp"); none of 2,000 simplex G(6, 3, 200) puzzles needs it
+#: (experiments/bench_scope.py, seeds 1 and 2).
 ILP_FALLBACK = True
 #: The ILP fallback runs in a child process with this much address space, and for at
 #: most this many seconds; a puzzle it cannot solve within them is "unsolved". (HiGHS

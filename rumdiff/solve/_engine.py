@@ -30,23 +30,25 @@ The lists, the hash index and the rules' arrays reach those functions as
 atomically, and keeps the counts where a loop branches: a merge of one child then cost
 three times the merge itself (6.9 against 2.4 ns in a scratch loop of 5 million
 children). A borrowed view holds no reference, so it costs nothing; its owner stays
-alive in the function that made it, for as long as the view is used. Lists and the hash
-index start small and grow (doubling, up to ``max_live`` entries) between runs of states;
-the layers grow likewise, up to the state budget.
+alive in the function that made it, for as long as the view is used. The lists start
+small and double, up to ``max_live`` states, between runs of states, and the hash index
+with them (rehashed, at least twice their room); the layers double likewise, up to the
+state budget. While an array grows, the old one and the new coexist.
 
 A pass may keep its states in a *dense* layout instead, for a rule set whose step is
 specialised for it (the reference search's, where most joint states live: several times
 faster there, ``experiments/bench_search.py --layouts``): the value of every joint state
-at its code, ``UNSET`` where none lives, in the lists' ``VAL`` row, with no key, index
-or layers. Each step is then one call that writes the whole ``out`` table and leaves the
-one it read ``UNSET``; ``finish_row`` counts the states that live.
+at its code, ``UNSET`` where none lives, in the lists' ``VAL`` column (their only one),
+with no key, index or layers. Each step is then one call that writes the whole ``out``
+table and leaves the one it read ``UNSET``; ``finish_row`` counts the states that live.
 """
 
 import numpy as np
 from numba import carray, njit, types
 from numba.core.extending import intrinsic
 
-#: Status of a pass: it reached the target, no state did, or the budget ran out.
+#: Status of a pass, and of the solves and searches made of passes (they import these):
+#: it reached the target, no state did, or the budget ran out.
 OK = 0
 NOT_REACHED = 1
 OVER_BUDGET = 2

@@ -1,6 +1,7 @@
-"""What the solver's DP (``_dp``) prunes with: the pending points a run state must
-lose, dominance between run states (``rumdiff.solve.runstates.dominance``), and the
-beam's cut.
+"""What the fast solver's joker-free passes (the plain rules, ``_plain``) prune with:
+the pending points a run state must lose, dominance between run states
+(``rumdiff.solve.runstates.dominance``), and the beam's cut, which the jokers' rules
+(``_jokers``) share.
 """
 
 import numpy as np

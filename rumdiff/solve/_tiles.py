@@ -7,11 +7,6 @@ change here changes every puzzle's search effort (tests/data/search_work.csv.gz)
 import numpy as np
 from numba import njit
 
-#: Status of a DP pass (the solver's and the reference search's): it reached the target,
-#: no state did, or the state budget ran out.
-OK = 0
-NOT_REACHED = 1
-OVER_BUDGET = 2
 #: Below any reachable score, so it marks run states not reached.
 NEG = -(1 << 60)
 

@@ -276,10 +276,10 @@ def run_joker_dp(
     Without it, the work counted is the reference search's (tests pin it), the same as
     before that switch existed.
     """
+    from rumdiff.solve._engine import NOT_REACHED, OK, OVER_BUDGET
     from rumdiff.solve._joker_bound import reference_ahead
     from rumdiff.solve._joker_passes import joker_search
     from rumdiff.solve._jokers import joker_pass
-    from rumdiff.solve._tiles import NOT_REACHED, OK, OVER_BUDGET
 
     arrays, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
     x, need, values = joker_rows(puzzle, objective)

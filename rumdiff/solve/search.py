@@ -92,6 +92,7 @@ def search_effort(
         For an opening move (a puzzle of a game with a meld).
     """
     from rumdiff.solve import _search
+    from rumdiff.solve._engine import OVER_BUDGET
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"search_effort expects a Puzzle, got {type(puzzle).__name__}")
@@ -114,7 +115,7 @@ def search_effort(
     score, removed, lower, upper, states, transitions, segments, hard, status, passes = (
         report.tolist()
     )
-    if status == _search.OVER_BUDGET:
+    if status == OVER_BUDGET:
         raise SolverBudgetError(
             f"the reference search needed more than max_states={max_states} states, or "
             f"more than {config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
@@ -150,7 +151,7 @@ def _joker_search(puzzle: Puzzle, max_states: int, layout: str) -> SearchEffort:
     table, then the joker DP without a beam, aimed at every tile placed and then at the
     lower bound. The joker DP's work is counted without any of the fast solver's
     shortcuts, so the effort stays fixed as the solver gets faster."""
-    from rumdiff.solve._tiles import NOT_REACHED, OVER_BUDGET
+    from rumdiff.solve._engine import NOT_REACHED, OVER_BUDGET
     from rumdiff.solve.jokers import run_joker_dp
 
     started = time.perf_counter()

@@ -239,7 +239,8 @@ def solve(
     SolverBudgetError
         If the puzzle needs more states than ``max_states`` and ``ilp_fallback`` is off.
     """
-    from rumdiff.solve._kernel import OVER_BUDGET, solve_kernel
+    from rumdiff.solve._engine import OVER_BUDGET
+    from rumdiff.solve._kernel import solve_kernel
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"solve expects a Puzzle, got {type(puzzle).__name__}")
@@ -340,7 +341,7 @@ def _tiles(arrangement: Arrangement) -> int:
 
 def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: int, fallback):
     """:func:`solve` for puzzles with jokers or a table, or the tiles objective."""
-    from rumdiff.solve._tiles import NOT_REACHED, OVER_BUDGET
+    from rumdiff.solve._engine import NOT_REACHED, OVER_BUDGET
 
     if not _warm:  # compile outside the timing, as in solve (a flag: asking numba is slow)
         run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam, fast=True)
