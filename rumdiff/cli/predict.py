@@ -51,7 +51,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from rumdiff.learn.archive import PickleWarning
-    from rumdiff.learn.model import ModelError, load_model
+    from rumdiff.learn.model import ModelError, load_model, refuse_meld
     from rumdiff.learn.prediction import (
         format_table,
         missing_shipped_model,
@@ -69,6 +69,11 @@ def run(args) -> int:
         raise UserError(
             f"{missing}, or give --model DIR/{config.MODEL_NAME} (rumdiff train DATASET -o DIR)"
         )
+    blocks = puzzle_blocks(args)  # memory follows a block, not the file
+    try:  # whatever the model file holds
+        refuse_meld(blocks.game, f"{args.file}: ")
+    except ModelError as error:
+        raise UserError(str(error)) from None
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", PickleWarning)
@@ -82,7 +87,6 @@ def run(args) -> int:
             else:
                 warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                        warning.lineno)  # fmt: skip
-    blocks = puzzle_blocks(args)  # memory follows a block, not the file
     try:  # a family outside the model's is refused before any output, puzzles or none
         model.check_puzzles(Puzzles.empty(blocks.game, source=args.file))
     except ModelError as error:

@@ -137,11 +137,7 @@ class Model:
         table = bool(puzzles.tabled.any())
         where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
         model = f"the model{' ' + self.path if self.path else ''}"
-        if puzzles.game.meld is not None:  # no model learned the meld's labels
-            raise ModelError(
-                f"{where}puzzles are opening moves ({puzzles.game}), outside the scope of "
-                f"{model}: no model is trained on the opening meld"
-            )
+        refuse_meld(puzzles.game, where, model)
         if self.covers(*have, jokers, table):
             return
         family = "G({}, {}, {})".format(*have)
@@ -375,3 +371,20 @@ def load_model(path, *, trust_pickle: bool = False) -> Model:
     check_content(path, content, metadata)
     return Model(pipeline=content["classifier"], regressor=content["regressor"],
                  metadata=metadata, path=str(path))  # fmt: skip
+
+
+def refuse_meld(game, where: str = "", model: str = "the model") -> None:
+    """Refuse a game with an opening meld, which no model is trained on.
+
+    Called before a model is loaded too, so that an opening move is refused for what it
+    is whatever the model file holds.
+
+    Raises
+    ------
+    ModelError
+    """
+    if game.meld is not None:
+        raise ModelError(
+            f"{where}puzzles are opening moves ({game}), outside the scope of "
+            f"{model}: no model is trained on the opening meld"
+        )

@@ -150,6 +150,9 @@ def explore_figure(frame, grid: str, *, title: str = ""):
     edges = np.append(values - step / 2, values[-1] + step / 2)
     index = {v: i for i, v in enumerate(values)}
     figure = Figure(figsize=(12, 5.2), layout="constrained")
+    # Equal-aspect axes leave constrained layout little slack: matplotlib 3.7 set the
+    # x-labels half a pixel below the canvas with its default padding of 3 points.
+    figure.get_layout_engine().set(h_pad=6 / 72)
     axes = figure.subplots(1, 2)
     for axis, (column, label) in zip(axes, EXPLORE_METRICS, strict=True):
         image = np.full((len(values), len(values)), np.nan)
