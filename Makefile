@@ -5,6 +5,10 @@ BIN := $(VENV)/bin
 OUT ?= runs/quickstart
 COUNT ?= 20000
 SEED ?= 0
+# Test processes: one a core (pytest-xdist), a test file to each, so that a file's
+# fixtures are built once.
+WORKERS ?= auto
+PYTEST = -m pytest -q -n $(WORKERS) --dist loadfile
 
 .PHONY: setup run default-model thesis-model joker-model test test-all test-floors lint bench clean
 
@@ -68,11 +72,11 @@ lint: setup
 
 # The fast run (what CI runs): the solver against stored reference answers.
 test: setup lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python $(PYTEST)
 
 # Everything, with the live reference solvers (ILP) and the largest cases.
 test-all: setup lint
-	$(BIN)/python -m pytest -q -m "slow or not slow"
+	$(BIN)/python $(PYTEST) -m "slow or not slow"
 
 # The oldest versions pyproject.toml allows, on the oldest Python it allows (when this
 # machine has it: on PATH, or installed by pyenv; else the default Python). pyparsing is capped at what was current for the oldest matplotlib,
@@ -82,7 +86,7 @@ FLOORS_PYTHON ?= $(shell for p in python3.10 $$HOME/.pyenv/versions/3.10*/bin/py
 FLOORS_VENV ?= .venv-floors
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pytest -q
+	$(FLOORS_VENV)/bin/python $(PYTEST)
 
 $(FLOORS_VENV)/.installed: pyproject.toml .ci/floor_pins.py
 	$(FLOORS_PYTHON) -m venv $(FLOORS_VENV)

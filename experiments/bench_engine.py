@@ -4,6 +4,8 @@ Usage::
 
     python experiments/bench_engine.py [--before 3acce47] [--repeats 3] [--seed 1]
                                        [--count-scale 1.0] [--only NAME] [--rule-sets]
+    python experiments/bench_engine.py --before 43804c6~ --only "jokers G(6,3,100) j=2" \
+                                       --repeats 1 --seed 7
 
 ``--before REV`` (by default 3acce47, the last commit before the DP passes became one
 engine, docs/decisions/engine.md) is extracted with ``git archive REV rumdiff`` into a
@@ -63,7 +65,12 @@ WORKLOADS = [
     ("turns G(4,2,13) j=2", {"n": 13, "mode": "turn", "jokers": 2}, 300, "solve"),
     ("reference search", {"mode": "mixed"}, 300, "search"),
 ]
-NAMES = [name for name, *_ in WORKLOADS]
+# Run only when named by --only: the joker schedule's hardest family, where the passes
+# before 43804c6 fell to the ILP (docs/decisions/jokers.md, "Two jokers in G(6, 3, 100)").
+EXTRA_WORKLOADS = [
+    ("jokers G(6,3,100) j=2", {"k": 6, "m": 3, "mode": "simplex", "jokers": 2}, 10, "solve"),
+]
+NAMES = [name for name, *_ in WORKLOADS + EXTRA_WORKLOADS]
 
 # The worker, run by either version: argv holds the parent's process id and the puzzle
 # files. It answers each line of its standard input with one JSON line, and leaves at
@@ -261,14 +268,14 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="runs of each puzzle (least kept)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed")
     parser.add_argument("--count-scale", type=float, default=1.0, help="scales every count")
-    parser.add_argument("--only", choices=NAMES, help="one workload")
+    parser.add_argument("--only", choices=NAMES, help="one workload (the only way to run the last)")
     parser.add_argument(
         "--rule-sets", action="store_true", help="also time the two rule sets (after only)"
     )
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.count_scale <= 0:
         parser.error("--repeats must be at least 1 and --count-scale positive")
-    workloads = [w for w in WORKLOADS if args.only in (None, w[0])]
+    workloads = [w for w in WORKLOADS + EXTRA_WORKLOADS if args.only == w[0]] or WORKLOADS
     # A SIGTERM or SIGHUP ends the run by SystemExit, so the workers and the directory go
     # too (the workers also die with this process however it dies: die_with_parent).
     for number in (signal.SIGTERM, signal.SIGHUP):

@@ -178,9 +178,9 @@ def run_capped(function, *args, memory: int, modules: tuple = (), **kwargs):
         target=_capped_child,
         args=(sender, os.getpid(), memory, modules, function, args, kwargs), daemon=True,
     )  # fmt: skip
-    child.start()
-    sender.close()
-    try:
+    try:  # an interrupt while the child starts kills it too
+        child.start()
+        sender.close()
         try:
             ok, value = receiver.recv()
         except EOFError:
@@ -191,9 +191,11 @@ def run_capped(function, *args, memory: int, modules: tuple = (), **kwargs):
             ) from None
     finally:
         receiver.close()
+        sender.close()
         if child.is_alive():
             child.kill()
-        child.join()
+        if child.pid is not None:
+            child.join()
     if not ok:
         raise value
     return value

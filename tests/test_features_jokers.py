@@ -389,7 +389,7 @@ def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept(mon
         assert got["joker_probe_growth"][row] == pytest.approx(expected, abs=1e-9)
         assert got["joker_probe_transitions"][row] == transitions
     assert (got["joker_probe_growth"] > 0.5).sum() > 10  # the beam cut these
-    simplex = generate(30, k=4, m=2, n=13, mode="simplex", jokers=2, seed=81).puzzles
+    simplex = generate(12, k=4, m=2, n=13, mode="simplex", jokers=2, seed=81).puzzles
     monkeypatch.setattr(config, "FEATURE_PROBE_WIDTH", 10**6)
     wide = joker_features(simplex)
     # A turn's table can always be placed (it is made of valid sets), so the whole pass
@@ -401,7 +401,7 @@ def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept(mon
         transitions = _second_pass(puzzle, wide["joker_lower"][row], 0)[1]
         assert wide["joker_probe_transitions"][row] == transitions
         differ += transitions != _second_pass(puzzle, 0, 0)[1]
-    assert differ > 5  # the aim matters: aimed at 0 the pass walks more
+    assert differ > 3  # the aim matters: aimed at 0 the pass walks more
 
 
 def test_joker_dp_profile_counts_the_states():

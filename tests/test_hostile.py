@@ -287,7 +287,8 @@ def test_train_ignores_columns_it_does_not_know(dataset, tmp_path, tiny_grid):
     "argv",
     [
         ["generate", "{tmp}/d.csv", "--count", "1"],
-        ["explore", "{tmp}/explore", "--samples", "1"],
+        # The same search and message by another command: for make test-all.
+        pytest.param(["explore", "{tmp}/explore", "--samples", "1"], marks=pytest.mark.slow),
     ],
 )
 def test_a_puzzle_over_the_search_budget_is_one_line(tmp_path, capsys, argv):

@@ -30,6 +30,13 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -203,7 +210,9 @@ def test_a_capped_child_dies_with_its_parent(how):
     )
     try:
         assert parent.stdout.readline().strip() == "started"
-        assert _wait(lambda: len(_children(parent.pid)) >= 1)
+        # The capped child, spawned (the first child may be multiprocessing's resource
+        # tracker, started before it).
+        assert _wait(lambda: any("spawn_main" in _command(pid) for pid in _children(parent.pid)))
         children = _children(parent.pid)
         parent.send_signal(how)
         parent.wait(timeout=20)  # an interrupt is not held up by the child's work
