@@ -81,8 +81,9 @@ TAIL_BUDGET = 2
 #: tries again with four times as many, up to MAX_LIVE_STATES. On ten simplex
 #: G(6, 3, 100) puzzles with two jokers a first exact pass aimed at a weak lower bound
 #: took minutes or ran over the budget, while a wider beam found the optimum in seconds
-#: (docs/decisions/jokers.md, "The fast path of solve").
-JOKER_LIVE_START = 1 << 14
+#: (docs/decisions/jokers.md, "Two jokers in G(6, 3, 100)"). 16,384 made G(4, 2, 100)
+#: puzzles with two jokers 23% slower, their exact passes started over too often.
+JOKER_LIVE_START = 1 << 16
 
 #: Random seed used when the user gives none.
 SEED = 0

@@ -9,6 +9,7 @@ from rumdiff import config
 from rumdiff.data.turns import draw_turn
 from rumdiff.puzzle import Puzzle, PuzzleFileError, Puzzles, format_puzzles, parse_puzzles
 from rumdiff.solve import solve
+from rumdiff.solve._engine import OK, OVER_BUDGET
 from rumdiff.solve.arrangement import InvalidArrangement
 from rumdiff.solve.groups import joker_group_table, pair_code
 from rumdiff.solve.jokers import run_joker_dp
@@ -203,3 +204,33 @@ def test_a_best_no_pass_traced_is_the_joker_free_arrangement():
             untraced += 1
             assert solution.score == plain and solution.arrangement.jokers == 0
     assert untraced >= 5
+
+
+@pytest.mark.parametrize("live", [(1, 1 << 23), (1, 16), (4, 64)])
+def test_passes_that_start_small_and_grow_find_the_optimum(live):
+    # Exact passes that run out of room again and again, and at full room (16 or 64
+    # states) beams that widen until one raises the lower bound: the optimum, or over
+    # the budget, never another score.
+    rng = np.random.default_rng(35)
+    grew = over = 0
+    for _ in range(150):
+        k, m, n = int(rng.integers(3, 6)), int(rng.integers(1, 4)), int(rng.integers(5, 25))
+        jokers = int(rng.integers(1, 3))
+        if rng.random() < 0.3:
+            puzzle = draw_turn(rng, k=k, m=m, n=n, jokers=jokers, sets=3, rack=8)
+        else:
+            copies = (rng.random((n, k)) < rng.random()) * rng.integers(1, m + 1, (n, k))
+            puzzle = Puzzle(copies, m=m, jokers=jokers)
+        best, _, _, passes, status, _, _ = run_joker_dp(
+            puzzle, "value", config.MAX_STATES, 1, fast=True, live=live
+        )
+        expected = solve(puzzle)
+        if status == OVER_BUDGET:
+            assert live[1] < 1 << 23
+            over += 1
+            continue
+        assert status == OK or expected.score is None
+        if status == OK:
+            assert best == expected.score
+        grew += passes > 1
+    assert grew > 10 and (over > 0) == (live[1] < 1 << 23)

@@ -92,10 +92,14 @@ def joker_search(
                 return 0, NOT_REACHED
             aim = 0  # nothing reaches the bound: seek any arrangement
             continue
-        if live >= max_live or states > max_states:
+        if states > max_states:
             return 0, OVER_BUDGET
+        grown = live < max_live
         live = min(live * WIDER, max_live)
-        if beam > 0 and low >= 0:
+        # At full room the exact pass is only run again once a wider beam has raised the
+        # lower bound: the beam widens until it does, or is as wide as the room.
+        raised = False
+        while beam > 0 and low >= 0 and width < max_live and not raised:
             width *= WIDER
             better, states, transitions, status = joker_pass(
                 x, need, values, ahead, jokers, owed, meld, tables, groups, pair, aim,
@@ -105,7 +109,11 @@ def joker_search(
             work[1] += transitions
             if status == OK:
                 path[:] = trial
-                low, found = better, True
+                low, found, raised = better, True, True
                 if low >= high:
                     return low, OK
                 aim = low + 1
+            if grown or status == OVER_BUDGET:
+                break
+        if not grown and not raised:
+            return 0, OVER_BUDGET

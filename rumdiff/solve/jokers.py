@@ -252,6 +252,7 @@ def run_joker_dp(
     *,
     fast: bool = False,
     meld: int = 0,
+    live: tuple[int, int] = (config.JOKER_LIVE_START, config.MAX_LIVE_STATES),
 ):
     """Solve a puzzle with the DP; return ``(best weight, states, transitions, passes,
     status, path, upper)`` (``path``: the joint codes and the jokers placed at each row,
@@ -271,8 +272,9 @@ def run_joker_dp(
     :func:`rumdiff.solve._joker_bound.joker_ahead`, isolated tiles counted only as far as
     jokers can place them, and aim at that bound instead of every tile; a beam that
     finds no arrangement is retried wider, and one that meets the bound needs no exact
-    pass; exact passes start with room for ``config.JOKER_LIVE_START`` live states and
-    grow, a wider beam between two (:func:`~rumdiff.solve._joker_passes.joker_search`).
+    pass; exact passes start with room for ``live[0]`` live states and grow, a wider
+    beam between two (:func:`~rumdiff.solve._joker_passes.joker_search`). No pass keeps
+    more than ``live[1]`` states alive at once.
     Without it, the work counted is the reference search's (tests pin it), the same as
     before that switch existed.
     """
@@ -286,13 +288,13 @@ def run_joker_dp(
     check_codes(puzzle, meld)
     melding = (np.int64(meld), np.int64(_big(puzzle, objective)))
     path = np.zeros((2, puzzle.n), dtype=np.int64)
-    limits = (np.int64(max_states), np.int64(config.MAX_LIVE_STATES))
+    limits = (np.int64(max_states), np.int64(live[1]))
     if fast:
         work = np.zeros(5, dtype=np.int64)
         best, status = joker_search(
             x, need, values, puzzle.jokers, puzzle.table_jokers, melding, arrays, groups, pair,
             group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
-            (*limits, np.int64(beam), np.int64(config.JOKER_LIVE_START)), path, work,
+            (*limits, np.int64(beam), np.int64(live[0])), path, work,
         )  # fmt: skip
         traced = None if work[4] else path  # the best is ``lower``, whose path is not ours
         states, transitions, passes, high = (int(value) for value in work[:4])
