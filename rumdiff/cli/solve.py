@@ -82,8 +82,8 @@ def register(subparsers) -> None:
     scheduler_option(parser)
     parser.add_argument(
         "-q", "--quiet", action="store_true",
-        help=f"no progress bar (shown on stderr for files of at least "
-        f"{config.SOLVE_PROGRESS_PUZZLES:,} puzzles)",
+        help=f"do not say on stderr which game the file is read as, and show no progress "
+        f"bar (shown for files of at least {config.SOLVE_PROGRESS_PUZZLES:,} puzzles)",
     )  # fmt: skip
     parser.set_defaults(run=run)
 
