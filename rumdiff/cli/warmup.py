@@ -36,7 +36,7 @@ def compile_kernels() -> float:
 
 
 def main() -> int:  # pragma: no cover - exercised by make setup
-    print("compiling kernels, once (about half a minute on an empty cache)...", flush=True)
+    print("compiling kernels, once (about a minute on an empty cache)...", flush=True)
     print(f"kernels ready in {compile_kernels():.0f} s", flush=True)
     return 0
 
