@@ -235,6 +235,28 @@ def test_a_nul_byte_is_named_as_such(tmp_path, capsys, command):
     )
 
 
+@pytest.mark.parametrize(
+    "name, what",
+    [("d.parquet", "a Parquet file (a dataset?)"), ("model.skops", "a zip archive (a model?)")],
+)
+def test_a_dataset_or_a_model_given_as_puzzles_is_named(tmp_path, capsys, dataset, name, what):
+    file = tmp_path / name
+    if name.endswith(".parquet"):
+        from rumdiff.data import read_dataset, read_sidecar, write_dataset
+
+        write_dataset(read_dataset(dataset), file, read_sidecar(dataset))
+    else:
+        import zipfile
+
+        with zipfile.ZipFile(file, "w") as archive:
+            archive.writestr("schema.json", "{}")
+    for command in ("solve", "features", "show"):
+        assert main([command, str(file), "-o", str(tmp_path / "out.svg")]) == 1
+        err = capsys.readouterr().err
+        assert err == f"rumdiff {command}: error: {file}:1: {what}, not a puzzle file\n"
+    assert not (tmp_path / "out.svg").exists()
+
+
 @linux
 def test_puzzles_only_stays_within_max_memory(tmp_path):
     # 250 puzzles G(6, 3, 10000): their text took 2.2 MB each in memory at once.

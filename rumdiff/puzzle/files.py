@@ -87,6 +87,14 @@ def _without_cr(line: str, path: str, number: int, ended: bool) -> str:
     raise PuzzleFileError(path, number, "CR inside a line (only LF or CRLF may end a line)")
 
 
+#: The first bytes of files that are given for a puzzle file by mistake, and what they are.
+_NOT_PUZZLE_FILES = (
+    (b"PAR1", "a Parquet file (a dataset?)"),
+    (b"PK\x03\x04", "a zip archive (a model?)"),
+    (b"\x89PNG", "a PNG picture"),
+)
+
+
 def _stream_lines(stream, path: str):
     """Yield ``(line number, text)`` of a binary stream, checked as :func:`_split_lines`
     checks text; no line may exceed ``config.PUZZLE_LINE_BYTES``, so memory stays bounded."""
@@ -98,6 +106,9 @@ def _stream_lines(stream, path: str):
                 raise PuzzleFileError(path, 1, "empty file")
             return
         number += 1
+        for magic, what in _NOT_PUZZLE_FILES if number == 1 else ():
+            if raw.startswith(magic):
+                raise PuzzleFileError(path, 1, f"{what}, not a puzzle file")
         if problem := control_character(raw):  # named as it is, not as a miscounted tile
             raise PuzzleFileError(path, number, problem)
         if len(raw) > config.PUZZLE_LINE_BYTES:
