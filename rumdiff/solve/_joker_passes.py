@@ -16,6 +16,23 @@ from rumdiff.solve._tiles import row_upper_bounds
 WIDER = 4
 
 
+@njit(cache=True, inline="always")
+def _counted_pass(rules, aim, budget, path, trial, unprofiled, work):
+    """One :func:`joker_pass` (``rules``: its arguments up to ``pair``) aimed at ``aim``:
+    ``(best, states, status)``; its states and transitions are added to ``work``, and the
+    path it found, if any, copied to ``path``."""
+    x, need, values, ahead, jokers, owed, meld, tables, groups, pair = rules
+    best, states, transitions, status = joker_pass(
+        x, need, values, ahead, jokers, owed, meld, tables, groups, pair, aim, budget,
+        trial[0], trial[1], unprofiled,
+    )  # fmt: skip
+    work[0] += states
+    work[1] += transitions
+    if status == OK:
+        path[:] = trial
+    return best, states, status
+
+
 @njit(cache=True)
 def joker_search(
     x, need, values, jokers, owed, meld, tables, groups, pair, gv, m, lower, budget, path, work
@@ -49,16 +66,12 @@ def joker_search(
     work[4] = 0
     trial = np.zeros((2, rows), np.int64)
     unprofiled = np.zeros((2, 0), np.int64)
+    rules = (x, need, values, ahead, jokers, owed, meld, tables, groups, pair)
     low, status, width = -1, NOT_REACHED, beam
     for _ in range(2 if beam > 0 else 0):
-        low, states, transitions, status = joker_pass(
-            x, need, values, ahead, jokers, owed, meld, tables, groups, pair, 0,
-            (max_states, max_live, width, True), trial[0], trial[1], unprofiled,
-        )  # fmt: skip
-        work[0] += states
-        work[1] += transitions
-        if status == OK:
-            path[:] = trial
+        low, _, status = _counted_pass(
+            rules, 0, (max_states, max_live, width, True), path, trial, unprofiled, work
+        )
         if status != NOT_REACHED:
             break
         width *= WIDER  # a beam too narrow to place the table
@@ -74,15 +87,11 @@ def joker_search(
     aim = high if low < 0 else low + 1
     live = min(max(live, 1), max_live)
     while True:
-        best, states, transitions, status = joker_pass(
-            x, need, values, ahead, jokers, owed, meld, tables, groups, pair, aim,
-            (max_states, live, 0, True), trial[0], trial[1], unprofiled,
-        )  # fmt: skip
-        work[0] += states
-        work[1] += transitions
+        best, states, status = _counted_pass(
+            rules, aim, (max_states, live, 0, True), path, trial, unprofiled, work
+        )
         work[2] += 1
         if status == OK:
-            path[:] = trial
             return best, OK
         if status == NOT_REACHED:
             if low >= 0:
@@ -101,14 +110,10 @@ def joker_search(
         raised = False
         while beam > 0 and low >= 0 and width < max_live and not raised:
             width *= WIDER
-            better, states, transitions, status = joker_pass(
-                x, need, values, ahead, jokers, owed, meld, tables, groups, pair, aim,
-                (max_states, max_live, width, True), trial[0], trial[1], unprofiled,
-            )  # fmt: skip
-            work[0] += states
-            work[1] += transitions
+            better, _, status = _counted_pass(
+                rules, aim, (max_states, max_live, width, True), path, trial, unprofiled, work
+            )
             if status == OK:
-                path[:] = trial
                 low, found, raised = better, True, True
                 if low >= high:
                     return low, OK
