@@ -135,7 +135,7 @@ def test_fast_tile_parser_equals_its_checked_twin():
         tiles = zip(values, colours, zeros, strict=True)
         fields = [f"{'0' * z}{v}{letters[c]}" for v, c, z in tiles]
         n = int(rng.choice([119, 200]))
-        fast = _fast_tiles(fields, colour_of, n)
+        fast = _fast_tiles(" ".join(fields), colour_of, n)
         expected = values.max(initial=0) <= n
         assert (fast is not None) == expected
         if fast is not None:
@@ -143,4 +143,15 @@ def test_fast_tile_parser_equals_its_checked_twin():
             np.testing.assert_array_equal(fast[0], slow[0])
             np.testing.assert_array_equal(fast[1], slow[1])
             np.testing.assert_array_equal(fast[0], values)
-    assert _fast_tiles(["7x"], colour_of, None) is None  # not a colour: the checked path names it
+    # Whatever is not a line of well-formed tiles goes to the checked path, which names
+    # the problem or reads the jokers and the table mark.
+    for line in ("7x", "7B", "b7", "7bb", "7 b", "0b", "1234567890b", "101b", "7b|", "7b J",
+                 "7b | 8b", "7b\x0b8b", "7é", "-7b", "+7b", "7b,8b"):  # fmt: skip
+        assert _fast_tiles(line, colour_of, 100) is None, line
+    for line, values, colours in (
+        ("", [], []),
+        ("  7b\t 12r  ", [7, 12], [0, 2]),
+        ("007y 100b 000000001g", [7, 100, 1], [3, 0, 1]),
+    ):  # fmt: skip
+        fast = _fast_tiles(line, colour_of, 100)
+        assert fast is not None and fast[0].tolist() == values and fast[1].tolist() == colours

@@ -13,7 +13,8 @@ __all__ = ["compile_kernels"]
 
 
 def compile_kernels() -> float:
-    """Run the solver, the reference search and every feature kernel on tiny puzzles.
+    """Run the file reader, the solver, the reference search and every feature kernel on
+    tiny puzzles.
 
     Returns
     -------
@@ -23,10 +24,11 @@ def compile_kernels() -> float:
     import numpy as np
 
     from rumdiff.features import compute_features
-    from rumdiff.puzzle import Puzzle
+    from rumdiff.puzzle import Puzzle, parse_puzzles
     from rumdiff.solve import search_effort, solve
 
     started = time.perf_counter()
+    parse_puzzles("1\n3\n1b 2b 3b\n", k=4, m=2, n=12)
     # A dense puzzle, so every branch that compiles lazily (the DP passes) runs too.
     puzzle = Puzzle(np.full((12, 4), 2) - np.eye(12, 4, dtype=np.int64), m=2)
     solve(puzzle)

@@ -23,7 +23,6 @@ from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
 from rumdiff.features.flat import JOKERS_REFUSED, flatten_puzzles
 from rumdiff.features.jokers import JOKER_FEATURES, joker_features
 from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
-from rumdiff.features.transformer import PuzzleFeatures
 
 __all__ = [
     "EXTENDED_FEATURES",
@@ -41,3 +40,13 @@ __all__ = [
     "thesis_feature_names",
     "thesis_features",
 ]
+
+
+def __getattr__(name: str):
+    # The transformer needs scikit-learn, whose import costs more than a second on 2
+    # cores; ``rumdiff features`` and ``solve`` never use it, so it loads on first use.
+    if name == "PuzzleFeatures":
+        from rumdiff.features.transformer import PuzzleFeatures
+
+        return PuzzleFeatures
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -199,6 +199,10 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
                 f"holds {game.tiles} tiles and {game.jokers} jokers{read[1]}",
             )  # fmt: skip
         tile_line, line = next_line(f"puzzle {number}")
+        parsed = fast_tiles(line, colour_of, game.n)  # a line of tiles alone, the usual
+        if parsed is not None and len(parsed[0]) == tiles:
+            yield number, *parsed, None, 0, 0, tile_line
+            continue
         fields = line.split()
         marks = fields.count(config.TABLE_MARK)
         if marks > 1:
@@ -239,7 +243,7 @@ def _tile_line(fields, marks: int, colour_of, game: Game, read, path: str, line:
         fields = rack + [token for token in fields[split + 1 :] if token != config.JOKER]
         if marks:
             table = np.arange(len(fields)) >= len(rack)
-    parsed = fast_tiles(fields, colour_of, game.n)
+    parsed = fast_tiles(" ".join(fields), colour_of, game.n)
     if parsed is None:  # something is wrong: find and name the bad tile
         parsed = _checked_tiles(fields, game, read, path, line)
     return *parsed, table, jokers[0], jokers[1]
