@@ -8,6 +8,12 @@ after the other, so the printed ratios are fair even on a shared, noisy machine:
   (``rumdiff.data.turns.draw_turn``), 14 rack tiles;
 - G(4, 2, 100) with copy shares drawn per puzzle (``mode="simplex"``) and two rack jokers.
 
+With ``--processes`` it then times whole processes on the G(4, 2, 100) puzzles, as a
+user of the command line pays them: ``rumdiff solve FILE -q --jobs 1`` against a Python
+process that reads the same file and solves each puzzle by the reference ILP (the fastest
+of three runs each), on all ``--count`` puzzles and on the first alone, where start-up
+is nearly all of it (issue #38: at least 50 times faster).
+
 With ``--meld [POINTS]`` (30 by default) the regimes are opening moves instead
 (``rumdiff.solve.meld``), each with a rack of 14..30 tiles drawn from the real game's box
 with its two jokers: hidden racks alone, and turns with 3..12 sets on the table. The
@@ -27,14 +33,17 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
 from rumdiff.data.generator import generate
 from rumdiff.data.turns import draw_turn
-from rumdiff.puzzle import Puzzle
+from rumdiff.puzzle import Puzzle, Puzzles, write_puzzles
 from rumdiff.solve import solve
 from rumdiff.solve.reference import solve_ilp
 
@@ -115,6 +124,46 @@ def in_sequence(puzzles: list[Puzzle], repeats: int = 3) -> float:
     return min(runs)
 
 
+#: A process that solves a puzzle file by the reference ILP, as ``rumdiff solve`` does by
+#: the DP.
+ILP_PROCESS = """
+import sys
+from rumdiff.puzzle import read_puzzles
+from rumdiff.solve.reference import solve_ilp
+for puzzle in read_puzzles(sys.argv[1]):
+    found = solve_ilp(puzzle)
+    print(None if found is None else found.check(puzzle))
+"""
+
+
+def _process_seconds(command, repeats: int = 3) -> float:
+    """The fastest of ``repeats`` runs of ``command``, after one untimed run."""
+    subprocess.run(command, check=True, capture_output=True)
+    runs = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        runs.append(time.perf_counter() - started)
+    return min(runs)
+
+
+def whole_processes(puzzles: list[Puzzle]) -> None:
+    """Print the seconds of whole ``rumdiff solve`` and ILP processes on ``puzzles``, and
+    on the first alone, and their ratios."""
+    script = Path(sys.executable).with_name("rumdiff")
+    rumdiff = [str(script)] if script.exists() else [sys.executable, "-m", "rumdiff"]
+    with tempfile.TemporaryDirectory() as folder:
+        for some in (puzzles, puzzles[:1]):
+            path = Path(folder) / f"{len(some)}.in"
+            write_puzzles(path, Puzzles.from_list(some))
+            ours = _process_seconds([*rumdiff, "solve", str(path), "-q", "--jobs", "1"])
+            ilp = _process_seconds([sys.executable, "-c", ILP_PROCESS, str(path)])
+            print(
+                f"whole processes, {len(some)} G(4,2,100) puzzle(s): rumdiff solve "
+                f"{ours:.2f} s, ILP {ilp:.2f} s, {ilp / ours:.1f}x"
+            )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=200, help="real-game turns")
@@ -123,6 +172,10 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--meld", type=int, nargs="?", const=30, default=None, metavar="POINTS",
         help="time opening moves under a meld of POINTS instead (--turns of each kind)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--processes", action="store_true",
+        help="also time whole processes on the G(4, 2, 100) puzzles",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.meld is not None:
@@ -150,6 +203,8 @@ def main(argv=None) -> int:
         f"turn ratio {turn['ratio']:.1f}x >= 20x: {turn['ratio'] >= 20}; "
         f"G(4,2,100) ratio {share['ratio']:.1f}x >= 20x: {share['ratio'] >= 20}"
     )
+    if args.processes:
+        whole_processes(drawn)
     return 0
 
 
