@@ -59,6 +59,19 @@ def test_random_racks_of_the_game_say_what_hard_measures_and_point_to_turns(tmp_
     assert "note" not in capsys.readouterr().err  # turns are the game's puzzles
 
 
+@pytest.mark.parametrize("mode", ["turn", "simplex"])
+def test_the_header_names_the_jokers_of_the_candidates(tmp_path, mode):
+    out = tmp_path / "order.in"
+    argv = ["generate", str(out), "--effort", "1:", "--count", "2", "--mode", mode,
+            "--jokers", "2", "--no-filter", "--jobs", "1", *SMALL]  # fmt: skip
+    assert main(argv) == 0
+    assert out.read_text().startswith("# G(4, 2, 13) j=2\n2\n")
+    read = read_puzzles(out)
+    assert read.game.jokers == 2 and (read.jokers > 0).any()
+    side = json.loads((tmp_path / "order.in.json").read_text())
+    assert side["parameters"]["jokers"] == 2 and side["efforts"] == _efforts(out)
+
+
 def test_difficulty_help_says_what_the_classes_measure(capsys):
     assert main(["generate", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())

@@ -171,7 +171,9 @@ def test_joker_and_turn_datasets_keep_their_jokers_and_table(tmp_path):
         frame = read_dataset(path)
         puzzles = decode_games(frame["puzzle"], 4, n, m=2)
         expected = generate(8, n=n, mode=mode, seed=2, jokers=jokers).puzzles
-        assert list(puzzles) == list(expected)
+        # The column holds each puzzle's tiles, jokers and table; the game's jokers are
+        # the sidecar's parameters.
+        assert [p.key() for p in puzzles] == [p.key() for p in expected]
         for puzzle, row in zip(puzzles, frame.itertuples(), strict=True):
             effort = search_effort(puzzle)
             assert (row.score, row.search_transitions) == (effort.score, effort.transitions)
@@ -449,14 +451,33 @@ def test_cli_puzzles_only_writes_the_header_readers_take_the_shape_from(tmp_path
     argv = ["generate", str(path), "--puzzles-only", "--count", "5", "--seed", "4", "-q",
             "-k", "5", "-m", "3", "-n", "30", "--mode", "simplex", "--jokers", "1"]  # fmt: skip
     assert main(argv) == 0
-    assert path.read_text().startswith("# G(5, 3, 30)\n5\n")
+    assert path.read_text().startswith("# G(5, 3, 30) j=1\n5\n")
     read = read_puzzles(path)  # no shape given: the header's
     expected = generate(5, k=5, m=3, n=30, mode="simplex", seed=4, jokers=1).puzzles
-    assert (read.k, read.m, read.n) == (5, 3, 30)
+    assert (read.k, read.m, read.n, read.game.jokers) == (5, 3, 30, 1)
     assert list(read) == list(expected)
     assert main(["features", str(path), "--joker-features", "--features", "thesis"]) == 0
     rows = [line.split(",")[1:4] for line in capsys.readouterr().out.splitlines()[1:]]
     assert rows == [["5", "3", "30"]] * 5
+
+
+@pytest.mark.parametrize(
+    "mode, jokers, header",
+    [("turn", 2, "# G(4, 2, 13) j=2"), ("turn", 0, "# G(4, 2, 13)"),
+     ("mixed", 2, "# G(4, 2, 13) j=2"), ("mixed", 0, "# G(4, 2, 13)")],
+)  # fmt: skip
+def test_cli_puzzles_only_header_names_the_jokers_they_were_generated_with(
+    tmp_path, mode, jokers, header
+):
+    path = tmp_path / "p.in"
+    argv = ["generate", str(path), "--puzzles-only", "--count", "6", "--seed", "8", "-q",
+            "-n", "13", "--mode", mode, "--jokers", str(jokers)]  # fmt: skip
+    assert main(argv) == 0
+    assert path.read_text().splitlines()[0] == header
+    read = read_puzzles(path)
+    assert read.game.jokers == (jokers or config.MAX_JOKERS)  # none: the plain game's
+    expected = generate(6, k=4, m=2, n=13, mode=mode, seed=8, jokers=jokers).puzzles
+    assert read.game == expected.game and list(read) == list(expected)
 
 
 def test_cli_help_lists_every_option_with_a_default(capsys):

@@ -324,6 +324,35 @@ def test_jokers_join_every_puzzle_and_change_nothing_else():
         generate(3, jokers=config.MAX_JOKERS + 1)
 
 
+@pytest.mark.parametrize("mode", ["mixed", "simplex", "turn"])
+def test_the_puzzles_game_holds_their_jokers_and_their_file_says_so(mode):
+    """Generated with J jokers, puzzles are of the game with J (their header says j=J, and
+    the file reads back as drawn); without jokers, of the plain game, as ever."""
+    from rumdiff.puzzle import Game, format_puzzles, parse_puzzles
+
+    headers = {2: "# G(4, 2, 13) j=2", 1: "# G(4, 2, 13) j=1", 0: "# G(4, 2, 13)"}
+    for jokers, header in headers.items():
+        game = Game(4, 2, 13, jokers=jokers or config.MAX_JOKERS)
+        run = generate(12, k=4, m=2, n=13, mode=mode, seed=6, jokers=jokers)
+        assert run.puzzles.game == game and all(p.game == game for p in run.puzzles)
+        assert repr(run).startswith(f"GeneratedPuzzles(12 x {game}, mode=")
+        assert generate(0, k=4, m=2, n=13, mode=mode, jokers=jokers).puzzles.game == game
+        text = format_puzzles(run.puzzles, header=True)
+        assert text.splitlines()[0] == header
+        read = parse_puzzles(text)
+        assert read.game == game and list(read) == list(run.puzzles)
+
+
+def test_a_turns_game_holds_the_jokers_of_its_box():
+    from rumdiff.data.turns import draw_turn
+    from rumdiff.puzzle import Game
+
+    rng = np.random.default_rng(3)
+    assert draw_turn(rng, jokers=2).game == Game(4, 2, 13, jokers=2)
+    assert draw_turn(rng, k=3, m=1, n=20, jokers=1).game == Game(3, 1, 20, jokers=1)
+    assert draw_turn(rng, jokers=0).game == Game(4, 2, 13)
+
+
 def test_turn_mode_draws_placeable_tables_reproducibly():
     from rumdiff.solve import solve
 

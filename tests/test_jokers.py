@@ -180,7 +180,7 @@ def test_file_format_errors(line, problem):
 
 def test_puzzles_stack_keeps_jokers_and_table():
     turn = draw_turn(np.random.default_rng(5))
-    stacked = Puzzles.from_list([turn, P([(1, 0)], n=13)])
+    stacked = Puzzles.from_list([turn, P([(1, 0)], game=turn.game)])  # a stack has one game
     assert stacked[0] == turn and stacked[1].plain
 
 

@@ -121,6 +121,10 @@ def test_a_screen_skips_but_never_accepts():
 
 
 def test_turns_with_jokers_to_order():
+    from rumdiff.puzzle import Game
+
     result = make_to_order(2, 1, 50_000, k=4, m=2, n=13, mode="turn", jokers=2, seed=5)
     assert result.puzzles.jokers is not None
+    assert result.puzzles.game == Game(4, 2, 13, jokers=2)  # a file of them says j=2
+    assert all(solution.puzzle.game == result.puzzles.game for solution in result.solutions)
     assert all(1 <= e < 50_000 for e in _measured(result.puzzles))

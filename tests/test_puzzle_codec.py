@@ -72,12 +72,12 @@ def test_games_round_trip_jokers_and_tables():
     from rumdiff.puzzle import Puzzles, decode_games, encode_games
 
     turns = generate(20, k=4, m=2, n=13, mode="turn", jokers=2, seed=3).puzzles
-    mixed = Puzzles.from_list([*turns, Puzzle(np.ones((13, 4), dtype=np.int8), m=2)])
+    mixed = Puzzles.from_list([*turns, Puzzle(np.ones((13, 4), dtype=np.int8), game=turns.game)])
     texts = encode_games(mixed)
     assert texts[-1] == "1" * 52  # a plain puzzle keeps its plain text
     assert all(text.count("|") == 3 for text in texts[:-1])
     back = decode_games(texts, 4, 13, m=2)
-    assert list(back) == list(mixed)
+    assert [p.key() for p in back] == [p.key() for p in mixed]  # the text holds no game
     plain = generate(5, k=4, m=2, n=13, seed=3).puzzles
     assert encode_games(plain) == encode_puzzles(plain.copies)
     assert decode_games(encode_games(plain), 4, 13, m=2).plain

@@ -160,8 +160,8 @@ def _dataset_options(parser) -> None:
     parser.add_argument(
         "--puzzles-only", action="store_true",
         help="only generate: write the puzzles to OUT in the thesis's file format, headed "
-        "by their family, '# G(k, m, n)'; implied by --difficulty and --effort, which also "
-        "write OUT.solutions and OUT.json (default: off)",
+        "by their game, '# G(k, m, n)', with j=J when --jokers J is given; implied by "
+        "--difficulty and --effort, which also write OUT.solutions and OUT.json (default: off)",
     )  # fmt: skip
 
 

@@ -50,7 +50,7 @@ import numpy as np
 
 from rumdiff import config
 from rumdiff.data.distinct import make_distinct, puzzle_keys
-from rumdiff.puzzle import Puzzles
+from rumdiff.puzzle import Game, Puzzles
 from rumdiff.validation import check_kmn, choice, whole
 
 __all__ = [
@@ -112,9 +112,8 @@ class GeneratedPuzzles:
 
     def __repr__(self) -> str:
         return (
-            f"GeneratedPuzzles({len(self)} x G({self.puzzles.k}, {self.puzzles.m}, "
-            f"{self.puzzles.n}), mode={self.mode!r}, seed={self.seed}, start={self.start}, "
-            f"duplicates_redrawn={self.duplicates_redrawn})"
+            f"GeneratedPuzzles({len(self)} x {self.puzzles.game}, mode={self.mode!r}, "
+            f"seed={self.seed}, start={self.start}, duplicates_redrawn={self.duplicates_redrawn})"
         )
 
 
@@ -334,7 +333,9 @@ def generate(
         chunks). Updated in place with the new puzzles' keys.
     jokers : int
         Jokers of each puzzle, 0..``config.MAX_JOKERS``: on the rack, or in turn mode
-        the game's jokers (some on the table, some on the rack, some in the box).
+        the game's jokers (some on the table, some on the rack, some in the box). The
+        puzzles' game holds that many (``j=J`` in a file's header); without jokers it
+        is the plain game G(k, m, n), whose header names none.
 
     Returns
     -------
@@ -378,10 +379,13 @@ def generate(
         return _redraw(spec, seed, start + j, attempt, regime[j])
 
     redraws = make_distinct(copies, probabilities, keys, seen, again, first_index=start)
+    # The game holds the jokers drawn, so that a file of the puzzles reads back as drawn;
+    # joker-free puzzles keep the plain game, whose header has never named jokers.
+    game = Game(spec.k, spec.m, spec.n, jokers=jokers or config.MAX_JOKERS)
     return GeneratedPuzzles(
         puzzles=Puzzles(
             copies,
-            m=m,
+            game=game,
             source=f"generate(mode={mode!r}, seed={seed})",
             jokers=np.full(count, jokers) if jokers else None,
         ),  # fmt: skip

@@ -223,14 +223,14 @@ def _pieces(puzzles, chosen: np.ndarray, size: int):
         yield tuple(None if array is None else array[rows] for array in arrays)
 
 
-def search_piece(piece, m: int, max_states: int) -> list:
-    """The search effort and score of a few puzzles (a worker's task): a list of
-    ``(transitions, score)``, score None when no arrangement places the whole table."""
+def search_piece(piece, game, max_states: int) -> list:
+    """The search effort and score of a few puzzles of ``game`` (a worker's task): a list
+    of ``(transitions, score)``, score None when no arrangement places the whole table."""
     from rumdiff.puzzle import Puzzles
     from rumdiff.solve import search_effort
 
     copies, jokers, table, table_jokers = piece
-    puzzles = Puzzles(copies, m=m, jokers=jokers, table=table, table_jokers=table_jokers)
+    puzzles = Puzzles(copies, game=game, jokers=jokers, table=table, table_jokers=table_jokers)
     return [
         (effort.transitions, effort.score)
         for effort in (search_effort(puzzle, max_states=max_states) for puzzle in puzzles)
@@ -329,7 +329,8 @@ def make_to_order(
             block = generate(size, start=drawn, seen=seen, **options).puzzles
             keep = np.ones(size, dtype=bool) if screen is None else np.asarray(screen(block))
             chosen = np.flatnonzero(keep)
-            tasks = [(piece, m, max_states) for piece in _pieces(block, chosen, config.ORDER_TASK)]
+            pieces = _pieces(block, chosen, config.ORDER_TASK)
+            tasks = [(piece, block.game, max_states) for piece in pieces]
             if searching < config.SPAWN_SECONDS:  # not yet worth starting workers
                 clock = time.perf_counter()
                 results = [one for task in tasks for one in search_piece(*task)]

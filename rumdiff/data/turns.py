@@ -59,7 +59,8 @@ def draw_turn(rng, *, k: int = config.K, m: int = config.M, n: int = 13, jokers:
     k, m, n : int
         The game G(k, m, n).
     jokers : int
-        Jokers in the box (the game has 2).
+        Jokers in the box (the game has 2): the most the turn's game holds (without
+        any, the plain game G(k, m, n), as :func:`rumdiff.data.generator.generate`'s).
     sets : int
         Sets on the table (fewer if the box runs out of them).
     rack : int
@@ -87,12 +88,15 @@ def draw_turn(rng, *, k: int = config.K, m: int = config.M, n: int = 13, jokers:
     pool = np.concatenate([np.repeat(np.arange(n * k), box.ravel()), np.full(spare, -1)])
     dealt = rng.choice(pool, size=min(rack, pool.size), replace=False)
     hand = np.bincount(dealt[dealt >= 0], minlength=n * k).reshape(n, k)
+    # The game holds the box's jokers, so that a file of turns reads back as drawn;
+    # without jokers it is the plain game, whose header has never named any.
+    game = Game(k, m, n, jokers=jokers or config.MAX_JOKERS)
     return Puzzle(
         table + hand,
-        m=m,
         jokers=on_table + int((dealt < 0).sum()),
         table=table,
         table_jokers=on_table,
+        game=game,
     )
 
 
@@ -131,7 +135,8 @@ def generate_turns(count: int, *, k: int, m: int, n: int, jokers: int, seed: int
         redraws[j] = attempt
         turns.append(turn)
     if not turns:
-        return Puzzles.empty(Game(k, m, n)), np.zeros((0, m + 1)), redraws
+        game = Game(k, m, n, jokers=jokers or config.MAX_JOKERS)  # a turn's (draw_turn)
+        return Puzzles.empty(game), np.zeros((0, m + 1)), redraws
     puzzles = Puzzles.from_list(turns, source=f"generate(mode='turn', seed={seed})")
     cells = puzzles.copies.reshape(count, -1)
     shares = np.stack([(cells == c).mean(axis=1) for c in range(m + 1)], axis=1)
