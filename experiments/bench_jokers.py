@@ -33,13 +33,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from bench_cli import fastest, rumdiff_command  # this folder's: times whole processes
 
 from rumdiff.data.generator import generate
 from rumdiff.data.turns import draw_turn
@@ -136,28 +136,16 @@ for puzzle in read_puzzles(sys.argv[1]):
 """
 
 
-def _process_seconds(command, repeats: int = 3) -> float:
-    """The fastest of ``repeats`` runs of ``command``, after one untimed run."""
-    subprocess.run(command, check=True, capture_output=True)
-    runs = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
-        runs.append(time.perf_counter() - started)
-    return min(runs)
-
-
 def whole_processes(puzzles: list[Puzzle]) -> None:
     """Print the seconds of whole ``rumdiff solve`` and ILP processes on ``puzzles``, and
     on the first alone, and their ratios."""
-    script = Path(sys.executable).with_name("rumdiff")
-    rumdiff = [str(script)] if script.exists() else [sys.executable, "-m", "rumdiff"]
+    rumdiff = rumdiff_command()
     with tempfile.TemporaryDirectory() as folder:
         for some in (puzzles, puzzles[:1]):
             path = Path(folder) / f"{len(some)}.in"
             write_puzzles(path, Puzzles.from_list(some))
-            ours = _process_seconds([*rumdiff, "solve", str(path), "-q", "--jobs", "1"])
-            ilp = _process_seconds([sys.executable, "-c", ILP_PROCESS, str(path)])
+            ours = fastest([*rumdiff, "solve", str(path), "-q", "--jobs", "1"], 3)
+            ilp = fastest([sys.executable, "-c", ILP_PROCESS, str(path)], 3)
             print(
                 f"whole processes, {len(some)} G(4,2,100) puzzle(s): rumdiff solve "
                 f"{ours:.2f} s, ILP {ilp:.2f} s, {ilp / ours:.1f}x"
