@@ -343,6 +343,9 @@ PUZZLE_BLOCK_CELLS = 1_000_000
 SOLVE_PROGRESS_PUZZLES = 1_000
 #: Puzzles each task of rumdiff solve solves.
 SOLVE_TASK_PUZZLES = 50
+#: Puzzles each task of rumdiff features computes: about 0.2 s of work for G(4, 2, 100)
+#: with every feature, so a task's pickling and CSV text stay a small share of it.
+FEATURES_TASK_PUZZLES = 1_000
 #: Longest line a puzzle file may have: the most tiles a puzzle holds (n = MAX_N, k = 6,
 #: m = 3), at most 11 bytes each.
 PUZZLE_LINE_BYTES = 10_000 * 6 * 3 * 11

@@ -119,6 +119,15 @@ def test_solve_on_the_cluster_keeps_the_order(cluster, tmp_path, capsys):
     assert capsys.readouterr().out == local
 
 
+def test_features_on_the_cluster_keep_the_order(cluster, tmp_path, capsys):
+    examples = Path(__file__).resolve().parents[1] / "data" / "examples" / "mixed-20.in"
+    assert main(["features", str(examples), "--features", "thesis", "-q"]) == 0
+    local = capsys.readouterr().out
+    argv = ["features", str(examples), "--features", "thesis", "-q"]
+    assert main([*argv, "--scheduler", cluster.address]) == 0
+    assert capsys.readouterr().out == local and local.count("\n") == 21
+
+
 @pytest.mark.slow  # a cluster started and stopped: make test-all
 def test_train_on_the_cluster_gives_the_local_model(cluster, local_path):
     # What rumdiff train --scheduler runs, with a small grid to keep the test short.

@@ -733,6 +733,23 @@ def test_cli_features(tmp_path, capsys):
     assert len(printed) == 4
 
 
+def test_cli_features_are_the_same_with_one_or_two_jobs(tmp_path, monkeypatch):
+    from rumdiff import config
+
+    # Tasks of 7 puzzles, in workers from the first: the rows come back in file order.
+    monkeypatch.setattr(config, "SPAWN_SECONDS", 0.0)
+    monkeypatch.setattr(config, "FEATURES_TASK_PUZZLES", 7)
+    path = tmp_path / "puzzles.in"
+    path.write_text(format_puzzles(Puzzles(random_stack(43, 30, 4, 2, 13), m=2)))
+    texts = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.csv"
+        assert main(["features", str(path), "-n", "13", "-o", str(out), "--jobs", jobs]) == 0
+        texts.append(out.read_text())
+    assert texts[0] == texts[1]
+    assert texts[0].count("\n") == 31 and texts[0].splitlines()[-1].startswith("30,")
+
+
 def test_cli_features_of_a_puzzle_do_not_depend_on_its_file(tmp_path, capsys):
     alone = tmp_path / "alone.in"
     alone.write_text("1\n6\n1b 2b 3b 4r 5r 6r\n")

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import check_outputs, output_stream, puzzle_blocks, puzzle_options
+from rumdiff.cli.options import (
+    check_outputs,
+    jobs_option,
+    output_stream,
+    puzzle_blocks,
+    puzzle_options,
+    scheduler_option,
+)
 
 
 def register(subparsers) -> None:
@@ -30,19 +37,28 @@ def register(subparsers) -> None:
         help="add the joker and table features (default: when the file's first puzzles "
         "have jokers or a table)",
     )  # fmt: skip
+    jobs_option(
+        parser, f", nor the output's order; they start only once the work has taken "
+        f"{config.SPAWN_SECONDS:g} s here",
+    )  # fmt: skip
+    scheduler_option(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    import numpy as np
+    import contextlib
 
-    from rumdiff.features import compute_features, feature_names
+    from rumdiff.cluster import connect
+    from rumdiff.features import feature_names
+    from rumdiff.processes import run_unordered
 
     check_outputs([args.file], [args.output])
     blocks = puzzle_blocks(args)  # memory follows a block, not the file
     shape = {"k": args.k, "m": args.m, "n": args.n}
     jokers = True if args.joker_features else None  # None: decided by the first block
-    with output_stream(args.output) as out:
+
+    def tasks():
+        nonlocal jokers
         done = 0
         for block in blocks:
             if jokers is None:
@@ -52,18 +68,41 @@ def run(args) -> int:
                     f"{args.file}: puzzles with jokers or a table follow {done:,} without "
                     "them; rerun with --joker-features, so every row has the same columns"
                 )
-            try:
-                frame = compute_features(
-                    block, m=block.m, feature_set=args.feature_set, jokers=jokers
-                )
-            except ValueError as error:
-                raise UserError(f"{args.file}: {error}") from None
-            for position, (column, value) in enumerate(shape.items(), start=1):
-                frame.insert(position - 1, column, value)
-            frame.insert(0, "puzzle", np.arange(done + 1, done + len(frame) + 1))
-            out.write(frame.to_csv(index=False, header=done == 0, lineterminator="\n"))
-            done += len(frame)
-        if done == 0:
+            for start in range(0, len(block), config.FEATURES_TASK_PUZZLES):
+                piece = block[start : start + config.FEATURES_TASK_PUZZLES]
+                yield piece, done, (shape, args.feature_set, jokers)
+                done += len(piece)
+
+    with contextlib.ExitStack() as stack:
+        client = stack.enter_context(connect(args.scheduler)) if args.scheduler else None
+        out = stack.enter_context(output_stream(args.output))
+        written = False
+        try:
+            for text in run_unordered(
+                features_piece, tasks(), jobs=args.jobs, client=client, ordered=True,
+                local_seconds=config.SPAWN_SECONDS,
+            ):  # fmt: skip
+                out.write(text)
+                written = True
+        except ValueError as error:
+            raise UserError(f"{args.file}: {error}") from None
+        if not written:
             names = feature_names(args.feature_set, k=args.k, m=args.m, jokers=bool(jokers))
             out.write(",".join(["puzzle", *shape, *names]) + "\n")
     return 0
+
+
+def features_piece(puzzles, done: int, options: tuple) -> str:
+    """The CSV rows of a few puzzles (a task of a worker), numbered from ``done + 1``;
+    with the header line when ``done`` is 0. ``options`` is ``(shape, feature_set,
+    jokers)``: the k, m and n columns' values, and what to compute."""
+    import numpy as np
+
+    from rumdiff.features import compute_features
+
+    shape, feature_set, jokers = options
+    frame = compute_features(puzzles, m=puzzles.m, feature_set=feature_set, jokers=jokers)
+    for position, (column, value) in enumerate(shape.items()):
+        frame.insert(position, column, value)
+    frame.insert(0, "puzzle", np.arange(done + 1, done + len(frame) + 1))
+    return frame.to_csv(index=False, header=done == 0, lineterminator="\n")
