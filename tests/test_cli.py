@@ -46,7 +46,7 @@ def test_jobs_has_one_default_and_one_help_everywhere():
         for action in parser._actions
         if "--jobs" in action.option_strings
     ]
-    assert len(jobs) == 4  # generate, solve, train, explore
+    assert len(jobs) == 5  # generate, solve, features, train, explore
     assert {action.default for action in jobs} == {config.JOBS}
     assert len({action.help.split(";")[0] for action in jobs}) == 1
 

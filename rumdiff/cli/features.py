@@ -51,6 +51,7 @@ def run(args) -> int:
     from rumdiff.cluster import connect
     from rumdiff.features import feature_names
     from rumdiff.processes import run_unordered
+    from rumdiff.puzzle import PuzzleFileError
 
     check_outputs([args.file], [args.output])
     blocks = puzzle_blocks(args)  # memory follows a block, not the file
@@ -84,6 +85,8 @@ def run(args) -> int:
             ):  # fmt: skip
                 out.write(text)
                 written = True
+        except PuzzleFileError:
+            raise  # it names the file and line already
         except ValueError as error:
             raise UserError(f"{args.file}: {error}") from None
         if not written:
