@@ -159,12 +159,14 @@ except Terminated:
 """
 
 
-def test_a_signal_in_code_that_swallows_exceptions_is_raised_once_out_of_it(tmp_path):
+@pytest.mark.parametrize("run", ["file", "-c"])
+def test_a_signal_in_code_that_swallows_exceptions_is_raised_once_out_of_it(tmp_path, run):
     # In a process of its own: signal handlers are the main thread's, and a test runner
-    # may run tests in another. From a file: source run by -c is code a signal is held out
-    # of ("<string>"), as exec's.
+    # may run tests in another. By -c too: its source is "<string>", as exec's, where a
+    # signal is held, but only the code inside the block counts (it once held them all).
     script = tmp_path / "swallowed.py"
     script.write_text(SWALLOWED)
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+    argv = [str(script)] if run == "file" else ["-c", SWALLOWED]
+    done = subprocess.run([sys.executable, *argv], capture_output=True, text=True,
                           timeout=60)  # fmt: skip
     assert (done.stdout, done.stderr) == ("raised ['end of __del__']\n", "")

@@ -37,6 +37,16 @@ def _command(pid: int) -> str:
         return ""
 
 
+def _signal_state(pid: int) -> str:
+    """The blocked, ignored and caught signals of a process, as /proc shows them."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            lines = status.read().splitlines()
+    except OSError:
+        return "gone"
+    return "; ".join(line for line in lines if line.startswith(("SigBlk", "SigIgn", "SigCgt")))
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -196,26 +206,43 @@ def test_no_local_seconds_sends_every_task_to_the_workers():
 
 @linux
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
-def test_a_capped_child_dies_with_its_parent(how):
-    parent = _python(
-        """
+def test_a_capped_child_dies_with_its_parent(how, tmp_path):
+    # The parent runs run_capped as the command line does: under its signal handlers,
+    # which hold an interrupt that lands where Python would only print it (a __del__),
+    # and with SIGINT and SIGTERM unblocked, as a shell starts a command, whatever the
+    # test worker's signals. With neither, 2 of 4 full runs of the suite on a fresh clone timed
+    # out here; the cause was not found (alone, 100 runs under load never timed out).
+    script = tmp_path / "parent.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+        import signal
         import time
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+        from rumdiff.cli.signals import stop_on_signals
         from rumdiff.processes import run_capped
-        print("started", flush=True)
-        run_capped(time.sleep, 120, memory=1 << 30)
-        """,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
+        with stop_on_signals():
+            print("started", flush=True)
+            run_capped(time.sleep, 120, memory=1 << 30)
+        """
+        )
     )
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True,
+    )  # fmt: skip
     try:
         assert parent.stdout.readline().strip() == "started"
         # The capped child, spawned (the first child may be multiprocessing's resource
         # tracker, started before it).
         assert _wait(lambda: any("spawn_main" in _command(pid) for pid in _children(parent.pid)))
         children = _children(parent.pid)
+        before = _signal_state(parent.pid)
         parent.send_signal(how)
-        parent.wait(timeout=20)  # an interrupt is not held up by the child's work
+        try:
+            parent.wait(timeout=20)  # an interrupt is not held up by the child's work
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running after {how!r}; its signals before: {before}")
         assert _wait(lambda: not any(_alive(pid) for pid in children), 10)
     finally:
         parent.kill()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 
 __all__ = ["Terminated", "interrupt_behind", "stop_on_signals"]
@@ -35,11 +36,17 @@ class Terminated(KeyboardInterrupt):
 
 
 _held: list[int] = []  # the signal waiting for the stack to leave swallowing code
+#: Per block of :func:`stop_on_signals`, innermost last: the ids of the frames below it
+#: (its caller's and theirs), which live as long as the block.
+_outside: list[set[int]] = []
 
 
 def _swallowing(frame) -> bool:
-    """Whether an exception raised in ``frame`` could be swallowed on its way up."""
-    while frame is not None:
+    """Whether an exception raised in ``frame`` could be swallowed on its way up inside
+    the block of :func:`stop_on_signals` (the code that entered it, run by ``python -c``
+    as source of ``<string>``, is not looked at: else no signal would ever be raised)."""
+    outside = _outside[-1] if _outside else set()
+    while frame is not None and id(frame) not in outside:
         code = frame.f_code
         if (
             code.co_name in _SWALLOWING_FUNCTIONS
@@ -72,6 +79,14 @@ def stop_on_signals():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == contextlib.__file__:
+        frame = frame.f_back  # (contextlib's own frames end when the block starts)
+    outside = set()
+    while frame is not None:
+        outside.add(id(frame))
+        frame = frame.f_back
+    _outside.append(outside)
     wanted = {signal.SIGINT: _stop, signal.SIGTERM: _stop, signal.SIGALRM: _retry}
     previous = {signum: signal.signal(signum, handler) for signum, handler in wanted.items()}
     try:
@@ -81,6 +96,7 @@ def stop_on_signals():
         _held.clear()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        _outside.pop()
 
 
 def interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
