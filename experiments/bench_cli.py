@@ -42,19 +42,21 @@ def one(x):
 one(1)
 """
 
-#: Targets of issue #38, in seconds: one puzzle solved; 10,000 puzzles' features.
+#: Targets of issue #38, in seconds: one puzzle solved; 10,000 puzzles' features (judged
+#: only at ``--count 10000``).
 TARGETS = {"solve": 0.3, "features": 1.0}
 
 
-def fastest(command, repeats: int) -> float:
-    """Fastest wall time of ``repeats`` runs of ``command``, after one untimed run."""
-    subprocess.run(command, check=True, capture_output=True)
+def fastest(command, repeats: int) -> tuple[float, str]:
+    """Fastest wall time of ``repeats`` runs of ``command``, after one untimed run, and
+    what the command printed."""
+    printed = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     times = []
     for _ in range(repeats):
         began = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)
         times.append(time.perf_counter() - began)
-    return min(times)
+    return min(times), printed
 
 
 def rumdiff_command() -> list[str]:
@@ -103,12 +105,14 @@ def main(argv=None) -> int:
         print(f"fastest of {args.repeats} runs, whole processes, warm caches")
         seconds = {}
         for name, command in floors:
-            seconds[name] = fastest(command, args.repeats)
+            seconds[name], _ = fastest(command, args.repeats)
             print(f"{name:34} {seconds[name]:7.3f} s")
         floor = seconds["one cached numba kernel"]
         for name, target, command in commands:
-            took = fastest(command, args.repeats)
+            took, _ = fastest(command, args.repeats)
             goal = TARGETS.get(target)
+            if target == "features" and args.count != 10_000:
+                goal = None  # the target is for 10,000 puzzles
             verdict = "" if goal is None else (
                 f"  target {goal:g} s: {'met' if took <= goal else 'missed'}, "
                 f"{took / goal:.2f}x it"

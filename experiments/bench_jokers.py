@@ -144,8 +144,10 @@ def whole_processes(puzzles: list[Puzzle]) -> None:
         for some in (puzzles, puzzles[:1]):
             path = Path(folder) / f"{len(some)}.in"
             write_puzzles(path, Puzzles.from_list(some))
-            ours = fastest([*rumdiff, "solve", str(path), "-q", "--jobs", "1"], 3)
-            ilp = fastest([sys.executable, "-c", ILP_PROCESS, str(path)], 3)
+            ours, scores = fastest([*rumdiff, "solve", str(path), "-q", "--jobs", "1"], 3)
+            ilp, optima = fastest([sys.executable, "-c", ILP_PROCESS, str(path)], 3)
+            if scores.split() != optima.split():  # every score must equal the ILP's here too
+                raise SystemExit(f"whole processes: rumdiff {scores} != ILP {optima}")
             print(
                 f"whole processes, {len(some)} G(4,2,100) puzzle(s): rumdiff solve "
                 f"{ours:.2f} s, ILP {ilp:.2f} s, {ilp / ours:.1f}x"

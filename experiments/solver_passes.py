@@ -51,13 +51,18 @@ def main(argv=None) -> int:
     parser.add_argument("--m", type=int, default=3, help="copies")
     parser.add_argument("--n", type=int, default=100, help="values")
     parser.add_argument("--count", type=int, default=10, help="puzzles")
-    parser.add_argument("--mode", default="fixed", choices=["fixed", "simplex"])
+    parser.add_argument(
+        "--mode", default="fixed", choices=["fixed", "simplex", "regime3"],
+        help="copy shares: fixed 20%% at each of 0..m-1 copies, simplex, or the thesis's "
+        "regime 3 (mixed mode, regime 3 alone)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=1, help="generator seed")
     args = parser.parse_args(argv)
     k, m, n = args.k, args.m, args.n
-    options = {"mode": "simplex"} if args.mode == "simplex" else {
-        "mode": "fixed", "percentages": (20,) * m
-    }  # fmt: skip
+    options = {
+        "simplex": {"mode": "simplex"},
+        "regime3": {"mode": "mixed", "regime_weights": (0, 0, 1)},
+    }.get(args.mode, {"mode": "fixed", "percentages": (20,) * m})  # fmt: skip
     puzzles = generate(args.count, k=k, m=m, n=n, seed=args.seed, **options).puzzles
     solve(puzzles[0])  # load the kernels first
     tables = run_states(m).kernel_tables

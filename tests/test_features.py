@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import pickle
+import subprocess
+import sys
 from itertools import combinations, product
 
 import numpy as np
@@ -731,6 +733,23 @@ def test_cli_features(tmp_path, capsys):
     printed = capsys.readouterr().out.splitlines()
     assert printed[0] == ",".join(["puzzle", "k", "m", "n", *feature_names("all", k=4, m=2)])
     assert len(printed) == 4
+
+
+def test_features_load_scikit_learn_only_for_the_transformer(tmp_path):
+    # Importing scikit-learn takes over a second: rumdiff features never needs it.
+    path = tmp_path / "puzzles.in"
+    path.write_text("1\n3\n1b 2b 3b\n")
+    code = (
+        "import sys\n"
+        "import rumdiff.features as features\n"
+        "from rumdiff.cli import main\n"
+        f"assert main(['features', {str(path)!r}, '-q']) == 0\n"
+        "print('sklearn' in sys.modules, 'PuzzleFeatures' in dir(features))\n"
+        "features.PuzzleFeatures\n"
+        "print('sklearn' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split()[-3:] == ["False", "True", "True"], done.stderr
 
 
 def test_cli_features_are_the_same_with_one_or_two_jobs(tmp_path, monkeypatch):

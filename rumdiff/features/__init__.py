@@ -13,6 +13,8 @@
   rows that transformer reads.
 """
 
+from typing import TYPE_CHECKING
+
 from rumdiff.features.compute import (
     check_feature_set,
     compute_features,
@@ -23,6 +25,9 @@ from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
 from rumdiff.features.flat import JOKERS_REFUSED, flatten_puzzles
 from rumdiff.features.jokers import JOKER_FEATURES, joker_features
 from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
+
+if TYPE_CHECKING:
+    from rumdiff.features.transformer import PuzzleFeatures
 
 __all__ = [
     "EXTENDED_FEATURES",
@@ -50,3 +55,7 @@ def __getattr__(name: str):
 
         return PuzzleFeatures
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), "PuzzleFeatures"})

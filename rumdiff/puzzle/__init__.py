@@ -12,7 +12,7 @@ shape stack into a ``(puzzles, n, k)`` array (:class:`Puzzles`). Modules:
 - ``streams``: puzzle files read in bounded blocks, or once as they come (standard
   input, pipes), or checked whole without being kept;
 - ``scores``: score files, one maximum score per line;
-- ``writer``: the writer of puzzle files; ``tokens``: the vectorised tile reader;
+- ``writer``: the writer of puzzle files; ``tokens``: the fast path of the tile reader;
 - ``codec``: a lossless one-digit-per-cell text of a puzzle, for dataset columns;
 - ``cards``: puzzles drawn as the cards players see (``Puzzle._repr_svg_``, and the
   cards of ``rumdiff show``).

@@ -32,4 +32,5 @@ def fast_tiles(line: str, colour_of: np.ndarray, n: int):
     count = read_tiles(raw, colour_of, n, values, colours)
     if count < 0:
         return None
-    return values[:count], colours[:count]
+    # Copies: a view would keep the buffers, sized for the line, alive with the record.
+    return values[:count].copy(), colours[:count].copy()
