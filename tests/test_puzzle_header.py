@@ -312,3 +312,11 @@ def test_a_games_rules_travel_with_its_puzzles():
     assert puzzles.game == Game(4, 2, 13, jokers=2, meld=30) == puzzles[0].game
     assert format_puzzles(puzzles, header=True).startswith("# G(4, 2, 13) j=2 meld=30\n")
     assert Game.parse(puzzles.game.header) == puzzles.game
+
+
+def test_the_game_of_puzzles_drawn_with_jokers_names_them_and_without_none():
+    from rumdiff.puzzle import Game
+
+    assert str(Game.drawn_with(4, 2, 13, 2)) == "G(4, 2, 13) j=2"
+    assert Game.drawn_with(4, 2, 13, 0) == Game(4, 2, 13)
+    assert str(Game.drawn_with(4, 2, 13, 0)) == "G(4, 2, 13)"

@@ -379,9 +379,8 @@ def generate(
         return _redraw(spec, seed, start + j, attempt, regime[j])
 
     redraws = make_distinct(copies, probabilities, keys, seen, again, first_index=start)
-    # The game holds the jokers drawn, so that a file of the puzzles reads back as drawn;
-    # joker-free puzzles keep the plain game, whose header has never named jokers.
-    game = Game(spec.k, spec.m, spec.n, jokers=jokers or config.MAX_JOKERS)
+    # The game holds the jokers drawn, so that a file of the puzzles reads back as drawn.
+    game = Game.drawn_with(spec.k, spec.m, spec.n, jokers)
     return GeneratedPuzzles(
         puzzles=Puzzles(
             copies,

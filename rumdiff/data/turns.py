@@ -90,7 +90,7 @@ def draw_turn(rng, *, k: int = config.K, m: int = config.M, n: int = 13, jokers:
     hand = np.bincount(dealt[dealt >= 0], minlength=n * k).reshape(n, k)
     # The game holds the box's jokers, so that a file of turns reads back as drawn;
     # without jokers it is the plain game, whose header has never named any.
-    game = Game(k, m, n, jokers=jokers or config.MAX_JOKERS)
+    game = Game.drawn_with(k, m, n, jokers)
     return Puzzle(
         table + hand,
         jokers=on_table + int((dealt < 0).sum()),
@@ -135,7 +135,7 @@ def generate_turns(count: int, *, k: int, m: int, n: int, jokers: int, seed: int
         redraws[j] = attempt
         turns.append(turn)
     if not turns:
-        game = Game(k, m, n, jokers=jokers or config.MAX_JOKERS)  # a turn's (draw_turn)
+        game = Game.drawn_with(k, m, n, jokers)  # a turn's (draw_turn)
         return Puzzles.empty(game), np.zeros((0, m + 1)), redraws
     puzzles = Puzzles.from_list(turns, source=f"generate(mode='turn', seed={seed})")
     cells = puzzles.copies.reshape(count, -1)

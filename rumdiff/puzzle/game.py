@@ -93,6 +93,12 @@ class Game:
         return replace(self, meld=points)
 
     @classmethod
+    def drawn_with(cls, k: int, m: int, n: int, jokers: int) -> Game:
+        """The game of puzzles G(k, m, n) drawn with ``jokers`` jokers: that many
+        (``j=J`` in a header), or without any the plain game, whose header names none."""
+        return cls(k, m, n, jokers=jokers or config.MAX_JOKERS)
+
+    @classmethod
     def parse(cls, line: str) -> Game:
         """The game of a header line (without its newline).
 
