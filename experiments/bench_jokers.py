@@ -45,7 +45,7 @@ from rumdiff.data.generator import generate
 from rumdiff.data.turns import draw_turn
 from rumdiff.puzzle import Puzzle, Puzzles, write_puzzles
 from rumdiff.solve import solve
-from rumdiff.solve.reference import solve_ilp
+from rumdiff.solve.twins.ilp import solve_ilp
 
 
 def turns(count: int, seed: int) -> list[Puzzle]:
@@ -129,7 +129,7 @@ def in_sequence(puzzles: list[Puzzle], repeats: int = 3) -> float:
 ILP_PROCESS = """
 import sys
 from rumdiff.puzzle import read_puzzles
-from rumdiff.solve.reference import solve_ilp
+from rumdiff.solve.twins.ilp import solve_ilp
 for puzzle in read_puzzles(sys.argv[1]):
     found = solve_ilp(puzzle)
     print(None if found is None else found.check(puzzle))

@@ -11,7 +11,7 @@ with ``--no-ilp-fallback``, given up on), the seconds per puzzle (mean, median, 
 the most DP states one puzzle needed, and the process's peak memory.
 ``--ilp N`` also solves the first N with the reference ILP and compares the scores; when
 they differ the solver's arrangement is checked, and a valid one scoring higher means
-the ILP stopped short (HiGHS does, rarely; see ``rumdiff.solve.reference.solve_ilp``).
+the ILP stopped short (HiGHS does, rarely; see ``rumdiff.solve.twins.ilp.solve_ilp``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import time
 
 from rumdiff.data.generator import generate
 from rumdiff.solve import SolverBudgetError, solve
-from rumdiff.solve.reference import solve_ilp
+from rumdiff.solve.twins.ilp import solve_ilp
 
 
 def main(argv=None) -> int:

@@ -16,7 +16,7 @@ import time
 
 from rumdiff.data.generator import generate
 from rumdiff.solve import solve
-from rumdiff.solve.reference import solve_ilp
+from rumdiff.solve.twins.ilp import solve_ilp
 
 # name, k, m, generate() options
 REGIMES = [

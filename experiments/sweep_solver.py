@@ -15,7 +15,7 @@ means, and how many puzzles the DP gave up on (over its state budget; the ILP fa
 is off here, so the times are the DP's alone). Scores must agree, except where the
 solver's arrangement, checked against the puzzle, scores higher: then HiGHS stopped
 short of the optimum it claimed (it does, rarely; see
-``rumdiff.solve.reference.solve_ilp``), and the last column counts it.
+``rumdiff.solve.twins.ilp.solve_ilp``), and the last column counts it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import time
 
 from rumdiff.data.generator import generate
 from rumdiff.solve import SolverBudgetError, solve
-from rumdiff.solve.reference import solve_ilp
+from rumdiff.solve.twins.ilp import solve_ilp
 
 
 def _cell(k: int, m: int, mode: str, n: int, count: int, seed: int) -> dict:

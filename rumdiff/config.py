@@ -40,7 +40,7 @@ MAX_STATES = 50_000_000
 MAX_STATES_LIMIT = 2**40
 MAX_BEAM_WIDTH = 1_000_000
 #: Solver budget: the most DP states alive at once (built in one step, or live at one
-#: value). The engine's two state lists (rumdiff.solve._engine: the one read, the one
+#: value). The engine's two state lists (rumdiff.solve.engine._loop: the one read, the one
 #: built) start small and double up to this many states, 56 bytes each (470 MB a list at
 #: the cap), and its hash index up to twice as many slots, 16 bytes each (268 MB); the
 #: whole bound of a solve is in README.md, "Memory".
@@ -64,7 +64,7 @@ BEAM_WIDTH = 64
 BEAM_WIDEN = 4
 #: Segments whose joint state space F**k has at least this many states (k >= 5 with
 #: m = 3) sharpen the bounds of their tails before the solver proves an optimum below the
-#: upper bound (rumdiff.solve._kernel). Smaller spaces prove faster without: sharpening
+#: upper bound (rumdiff.solve.engine._plain_passes). Smaller spaces prove faster without: sharpening
 #: every segment cost 3-44% more transitions on the m <= 2 and k = 4 cells of the regime
 #: sweep (10 puzzles a cell, seed 1), and saved 14-35% on the k >= 5, m = 3 cells. (Set
 #: this to 1, then beyond 20**6, and compare the transitions experiments/sweep_solver.py

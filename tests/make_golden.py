@@ -229,7 +229,7 @@ def write_golden(name: str, columns: list[str], rows: list[tuple]) -> None:
 
 
 def make_ilp() -> None:
-    from rumdiff.solve.reference import solve_ilp
+    from rumdiff.solve.twins.ilp import solve_ilp
 
     began, rows = time.perf_counter(), []
     for case, copies, m in ilp_cases():
@@ -241,7 +241,7 @@ def make_ilp() -> None:
 
 
 def make_hard() -> None:
-    from rumdiff.solve.reference import solve_ilp
+    from rumdiff.solve.twins.ilp import solve_ilp
 
     began, rows = time.perf_counter(), []
     for case, copies, m in hard_cases():
@@ -287,7 +287,7 @@ def make_search_jokers() -> None:
 
 
 def make_jokers() -> None:
-    from rumdiff.solve.reference import solve_ilp
+    from rumdiff.solve.twins.ilp import solve_ilp
 
     began, rows = time.perf_counter(), []
     for case, puzzle in joker_cases():

@@ -8,8 +8,8 @@ CHECK = """
 from rumdiff.cli.warmup import compile_kernels
 from rumdiff.features import _extended, _jokers, _thesis
 from rumdiff.puzzle import _tokens
-from rumdiff.solve import _joker_passes, _kernel, _search
-kernels = (_kernel.solve_kernel, _search.search_kernel, _extended.extended_stack,
+from rumdiff.solve.engine import _joker_passes, _plain_passes, _search
+kernels = (_plain_passes.solve_kernel, _search.search_kernel, _extended.extended_stack,
            _thesis.thesis_stack, _tokens.read_tiles, _joker_passes.joker_search,
            _jokers.joker_stack)
 assert not any(kernel.signatures for kernel in kernels)

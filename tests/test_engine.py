@@ -9,7 +9,7 @@ from rumdiff.data.turns import generate_turns
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve import search_effort, solve
 from rumdiff.solve.engine import Pass, Rules, run_pass
-from rumdiff.solve.reference import solve_brute_force
+from rumdiff.solve.twins import solve_brute_force
 
 
 def _tiny_puzzles(seed, count, *, jokers):

@@ -27,7 +27,7 @@ from rumdiff.features import (
 )
 from rumdiff.puzzle import Puzzle, Puzzles
 from rumdiff.solve._tiles import remove_isolated
-from rumdiff.solve.brute_force import solve_brute_force
+from rumdiff.solve.twins.brute_force import solve_brute_force
 
 P = Puzzle.from_tiles
 
@@ -297,7 +297,7 @@ def test_joker_bound_equals_the_reference_first_pass(monkeypatch, budget):
     that it runs its first pass alone: turns with 0, 1 and 2 jokers, tiny tables and
     rack jokers, with budgets that decide all, some and almost none of them."""
     from rumdiff.data.turns import generate_turns
-    from rumdiff.solve._engine import NOT_REACHED, OK
+    from rumdiff.solve.engine._loop import NOT_REACHED, OK
     from rumdiff.solve.jokers import run_joker_dp
 
     monkeypatch.setattr(config, "FEATURE_JOKER_BOUND_STATES", budget)

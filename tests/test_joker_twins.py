@@ -13,8 +13,8 @@ from helpers import joker_groups_exhaustive, tiny_joker_puzzle
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.engine import Rules, run_pass
 from rumdiff.solve.jokers import joker_bound, undominated
-from rumdiff.solve.reference import solve_brute_force
 from rumdiff.solve.runstates import complete_run_states
+from rumdiff.solve.twins import solve_brute_force
 
 # Rows walk the values downwards: row i of a puzzle of n values holds value n - i.
 

@@ -9,11 +9,11 @@ from rumdiff import config
 from rumdiff.data.turns import draw_turn
 from rumdiff.puzzle import Puzzle, PuzzleFileError, Puzzles, format_puzzles, parse_puzzles
 from rumdiff.solve import solve
-from rumdiff.solve._engine import OK, OVER_BUDGET
 from rumdiff.solve.arrangement import InvalidArrangement
+from rumdiff.solve.engine._loop import OK, OVER_BUDGET
 from rumdiff.solve.groups import joker_group_table, pair_code
 from rumdiff.solve.jokers import run_joker_dp
-from rumdiff.solve.reference import solve_brute_force, solve_ilp
+from rumdiff.solve.twins import solve_brute_force, solve_ilp
 
 P = Puzzle.from_tiles
 

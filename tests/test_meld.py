@@ -11,7 +11,7 @@ from rumdiff.solve import search_effort, solve
 from rumdiff.solve.arrangement import Arrangement, Group, InvalidArrangement, Run
 from rumdiff.solve.engine import Rules, run_pass
 from rumdiff.solve.meld import check_meld, meld_parts
-from rumdiff.solve.reference import solve_brute_force, solve_ilp
+from rumdiff.solve.twins import solve_brute_force, solve_ilp
 
 P = Puzzle.from_tiles
 

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from rumdiff.solve._engine import AUX, CODE, FIELDS, ORG, VAL
-from rumdiff.solve._prune import (
+from rumdiff.solve.engine._loop import AUX, CODE, FIELDS, ORG, VAL
+from rumdiff.solve.engine._prune import (
     dominance_costs,
     kth_smallest,
     mark_dominated,

@@ -1,7 +1,7 @@
 import numpy as np
 
-from rumdiff.solve._moves import colour_moves
-from rumdiff.solve._rows import leftovers, move_ends, step_order
+from rumdiff.solve.engine._moves import colour_moves
+from rumdiff.solve.engine._rows import leftovers, move_ends, step_order
 from rumdiff.solve.runstates import run_states
 
 

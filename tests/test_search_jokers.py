@@ -11,7 +11,7 @@ from make_golden import read_golden
 from rumdiff.puzzle import Puzzle, decode_games
 from rumdiff.solve import search_effort, solve
 from rumdiff.solve.jokers import run_joker_dp
-from rumdiff.solve.reference import solve_brute_force
+from rumdiff.solve.twins import solve_brute_force
 
 
 def _stored():

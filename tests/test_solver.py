@@ -9,8 +9,8 @@ from rumdiff import config
 from rumdiff.puzzle import Puzzle, decode_puzzle, encode_puzzle, read_puzzles, read_scores
 from rumdiff.solve import SolverBudgetError, solve
 from rumdiff.solve._tiles import remove_isolated, segments
-from rumdiff.solve.reference import solve_brute_force, solve_ilp
 from rumdiff.solve.runstates import run_states
+from rumdiff.solve.twins import solve_brute_force, solve_ilp
 
 
 def _check(copies, m, expected):

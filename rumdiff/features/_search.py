@@ -73,7 +73,7 @@ def greedy_segment(x, lo, hi, m, gv, tables, floor, gain, move, scratch, usage):
                 total = partial[0] + v * gv[index[0]]
                 if total > best:
                     best = total
-                    for q in range(k):  # not best_digit[:] = digit (see solve._kernel._copy_rows)
+                    for q in range(k):  # not best_digit[:] = digit (see _plain_passes._copy_rows)
                         best_digit[q] = digit[q]
             elif partial[c] + rest[c] + v * gv[index[c] + full[c]] > best:
                 level = c - 1
@@ -140,7 +140,7 @@ def ascent_segment(x, lo, hi, m, gv, tables, source, usage, start, work, back):
                     if gain > nval[next_state[e]]:
                         nval[next_state[e]] = gain
                         back[i - lo, next_state[e]] = e
-            for state in range(size):  # not val[:] = nval (see solve._kernel._copy_rows)
+            for state in range(size):  # not val[:] = nval (see _plain_passes._copy_rows)
                 val[state] = nval[state]
         state = 0
         for i in range(hi, lo - 1, -1):
@@ -163,7 +163,7 @@ def ascent_segment(x, lo, hi, m, gv, tables, source, usage, start, work, back):
 def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack):
     """Depth-first search for an arrangement of rows lo..hi-1 scoring at least ``target``.
 
-    The nodes are the reference search's (``rumdiff.solve._search``): one colour's move at
+    The nodes are the reference search's (``rumdiff.solve.engine._search``): one colour's move at
     a time, value by value, groups on each value's leftovers, scores optimistic. Moves
     are tried in decreasing order of the points they earn; a node whose value plus what
     it may still gain (the reference search's bound: later colours' tiles less their

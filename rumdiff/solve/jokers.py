@@ -90,7 +90,7 @@ def _big(puzzle: Puzzle, objective: str) -> int:
 
 
 def joker_tables(k: int, m: int, jokers: int) -> tuple:
-    """The tables :func:`~rumdiff.solve._jokers.joker_pass` takes for G(k, m, .) and j jokers.
+    """The tables :func:`~rumdiff.solve.engine._jokers.joker_pass` takes for G(k, m, .), j jokers.
 
     Returns ``(tables, groups, pair)``: its ``tables``, ``groups`` and ``pair`` arguments
     (cached, read-only).
@@ -156,13 +156,13 @@ def joker_bound(puzzle: Puzzle) -> np.ndarray:
         rows i.., places at rows i.. (values n - i down to 1, the rows of
         :func:`joker_rows`): what a state that has placed s jokers may still add. Its
         jokers before row i reach rows i.. only through runs from the two rows before
-        (``rumdiff.solve._joker_bound.joker_ahead`` says why). It never exceeds the
+        (``rumdiff.solve.engine._joker_bound.joker_ahead`` says why). It never exceeds the
         points of every tile at rows i..; rows n and n + 1 are 0. The passes of the
         ``"fast"`` pruning drop a state that cannot reach their aim even with
         ``ahead[i, s]`` more.
     """
-    from rumdiff.solve._joker_bound import joker_ahead
     from rumdiff.solve._tiles import row_upper_bounds
+    from rumdiff.solve.engine._joker_bound import joker_ahead
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"joker_bound expects a Puzzle, got {type(puzzle).__name__}")
@@ -181,7 +181,7 @@ def undominated(puzzle: Puzzle, codes, values, *, meld: int = 0) -> np.ndarray:
     B, or fewer but at least the table's, A's runs are B's or one step better in one
     colour (a run of length 1 made 2 or >= 3 long, one of length 2 made >= 3, an empty
     slot holding a run of length >= 3), and, under a meld, A has B's points of the meld
-    or has met it: whatever B does next, A can do too (``rumdiff.solve._jokers``'s
+    or has met it: whatever B does next, A can do too (``rumdiff.solve.engine._jokers``'s
     ``_undominated``). A state that another dominates goes, even when a third dominates
     that other in turn; no two distinct states dominate each other, so a row keeps one
     state at least.
@@ -211,7 +211,7 @@ def undominated(puzzle: Puzzle, codes, values, *, meld: int = 0) -> np.ndarray:
     ValueError
         If the codes are not distinct or not codes of the puzzle's states.
     """
-    from rumdiff.solve._jokers import undominated_states
+    from rumdiff.solve.engine._jokers import undominated_states
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"undominated expects a Puzzle, got {type(puzzle).__name__}")
@@ -269,19 +269,19 @@ def run_joker_dp(
     opening move).
 
     With ``fast`` (as :func:`rumdiff.solve.solver.solve` calls it) the passes prune by
-    :func:`rumdiff.solve._joker_bound.joker_ahead`, isolated tiles counted only as far as
+    :func:`rumdiff.solve.engine._joker_bound.joker_ahead`, isolated tiles counted only as far as
     jokers can place them, and aim at that bound instead of every tile; a beam that
     finds no arrangement is retried wider, and one that meets the bound needs no exact
     pass; exact passes start with room for ``live[0]`` live states and grow, a wider
-    beam between two (:func:`~rumdiff.solve._joker_passes.joker_search`). No pass keeps
+    beam between two (:func:`~rumdiff.solve.engine._joker_passes.joker_search`). No pass keeps
     more than ``live[1]`` states alive at once.
     Without it, the work counted is the reference search's (tests pin it), the same as
     before that switch existed.
     """
-    from rumdiff.solve._engine import NOT_REACHED, OK, OVER_BUDGET
-    from rumdiff.solve._joker_bound import reference_ahead
-    from rumdiff.solve._joker_passes import joker_search
-    from rumdiff.solve._jokers import joker_pass
+    from rumdiff.solve.engine._joker_bound import reference_ahead
+    from rumdiff.solve.engine._joker_passes import joker_search
+    from rumdiff.solve.engine._jokers import joker_pass
+    from rumdiff.solve.engine._loop import NOT_REACHED, OK, OVER_BUDGET
 
     arrays, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
     x, need, values = joker_rows(puzzle, objective)

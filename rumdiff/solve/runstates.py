@@ -204,7 +204,7 @@ def dominance(m: int) -> tuple[np.ndarray, ...]:
 def complete_run_states(slots: int) -> RunStates:
     """Run-state tables whose runs never end short, for ``slots`` slots a colour.
 
-    The DP with jokers and the table (``rumdiff.solve._jokers``) needs every run it
+    The DP with jokers and the table (``rumdiff.solve.engine._jokers``) needs every run it
     starts to be placed: a table tile in a run that ends at length 1 or 2 would be left
     unplaced, and a joker there would count as placed. So a slot of length 1 or 2 must be
     extended; the other tiles first continue runs of length >= 3 (which may end at any

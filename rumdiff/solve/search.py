@@ -1,6 +1,6 @@
 """A puzzle's search effort: the work of the reference exact DP, a fixed definition.
 
-:func:`search_effort` wraps the numba kernel ``rumdiff.solve._search.search_kernel``. Its
+:func:`search_effort` wraps the numba kernel ``rumdiff.solve.engine._search.search_kernel``. Its
 count does not change when rumdiff's fast solver (:func:`rumdiff.solve.solve`) gets
 faster: it is the work of the 2015 paper's DP after the thesis's preprocessing,
 splitting and bounds, with no beam search, exactly as docs/search-effort.md defines it.
@@ -74,7 +74,7 @@ def search_effort(
 ) -> SearchEffort:
     """Run the reference search on a puzzle: its score and search effort.
 
-    Wraps the kernel ``rumdiff.solve._search.search_kernel``.
+    Wraps the kernel ``rumdiff.solve.engine._search.search_kernel``.
 
     Parameters
     ----------
@@ -91,8 +91,8 @@ def search_effort(
     ValueError
         For an opening move (a puzzle of a game with a meld).
     """
-    from rumdiff.solve import _search
-    from rumdiff.solve._engine import OVER_BUDGET
+    from rumdiff.solve.engine import _search
+    from rumdiff.solve.engine._loop import OVER_BUDGET
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"search_effort expects a Puzzle, got {type(puzzle).__name__}")
@@ -128,7 +128,7 @@ def search_effort(
 
 def _search_kernel(puzzle: Puzzle, max_states: int, layout: int) -> np.ndarray:
     """Run ``search_kernel`` on a puzzle; return its report."""
-    from rumdiff.solve import _search
+    from rumdiff.solve.engine import _search
 
     tables = run_states(puzzle.m)
     report = np.zeros(10, dtype=np.int64)
@@ -151,7 +151,7 @@ def _joker_search(puzzle: Puzzle, max_states: int, layout: str) -> SearchEffort:
     table, then the joker DP without a beam, aimed at every tile placed and then at the
     lower bound. The joker DP's work is counted without any of the fast solver's
     shortcuts, so the effort stays fixed as the solver gets faster."""
-    from rumdiff.solve._engine import NOT_REACHED, OVER_BUDGET
+    from rumdiff.solve.engine._loop import NOT_REACHED, OVER_BUDGET
     from rumdiff.solve.jokers import run_joker_dp
 
     started = time.perf_counter()

@@ -1,6 +1,6 @@
 """The exact solver: maximum score, one optimal arrangement, and the work it took.
 
-:func:`solve` wraps the numba kernel ``rumdiff.solve._kernel.solve_kernel``. For
+:func:`solve` wraps the numba kernel ``rumdiff.solve.engine._plain_passes.solve_kernel``. For
 each puzzle the kernel
 
 1. removes copies that no run or group can use (thesis 6.3, generalised to any k and m),
@@ -11,7 +11,7 @@ each puzzle the kernel
    program over values (2015 paper, Section 4) with dominance between run slots and
    pruning of every state that cannot beat that bound. On large joint state spaces
    (k >= 5 with m = 3) it first sharpens that pruning by solving the segment's tails,
-   shortest first, each with every run entering free (``_kernel._tail_bounds``).
+   shortest first, each with every run entering free (``_plain_passes._tail_bounds``).
 
 Work is counted in DP states kept and transitions evaluated, which, unlike seconds,
 are the same on every machine.
@@ -37,10 +37,11 @@ from rumdiff.solve.runstates import dominance, run_states
 
 __all__ = ["TRACE_KINDS", "Solution", "SolverBudgetError", "Traced", "Work", "solve"]
 
-#: The kinds of pass a joker-free solve runs, in the order of ``rumdiff.solve._kernel``'s
-#: codes: a beam for a lower bound, a second beam in colour order aimed at the upper
-#: bound, the exact pass aimed at it, a tail's beam and exact pass (sharpening the
-#: bounds of large segments), and the exact pass aimed at the lower bound + 1.
+#: The kinds of pass a joker-free solve runs, in the order of the codes of
+#: ``rumdiff.solve.engine._plain_passes``: a beam for a lower bound, a second beam in
+#: colour order aimed at the upper bound, the exact pass aimed at it, a tail's beam and
+#: exact pass (sharpening the bounds of large segments), and the exact pass aimed at the
+#: lower bound + 1.
 TRACE_KINDS = (
     "beam", "second beam", "exact at upper", "tail beam", "tail exact", "exact at lower + 1",
 )  # fmt: skip
@@ -201,7 +202,7 @@ def solve(
 ) -> Solution:
     """Solve a puzzle exactly, jokers and table included.
 
-    Wraps the kernel ``rumdiff.solve._kernel.solve_kernel``.
+    Wraps the kernel ``rumdiff.solve.engine._plain_passes.solve_kernel``.
 
     Puzzles with jokers or a table, and the ``tiles`` objective, go to the DP with a
     joker dimension (:mod:`rumdiff.solve.jokers`), which runs none of the shortcuts
@@ -221,7 +222,7 @@ def solve(
         Budget: the most DP states kept in one pass before giving up.
     ilp_fallback : bool, default config.ILP_FALLBACK
         Over the budget, solve the puzzle with the reference ILP
-        (:func:`rumdiff.solve.reference.solve_ilp`) instead of giving up: HiGHS with and
+        (:func:`rumdiff.solve.twins.ilp.solve_ilp`) instead of giving up: HiGHS with and
         without presolve, keeping the better checked arrangement, since HiGHS has
         claimed proven optima one point short (``tests/data/ilp_hard.csv.gz``).
     objective : {"value", "tiles"}, default "value"
@@ -239,8 +240,8 @@ def solve(
     SolverBudgetError
         If the puzzle needs more states than ``max_states`` and ``ilp_fallback`` is off.
     """
-    from rumdiff.solve._engine import OVER_BUDGET
-    from rumdiff.solve._kernel import solve_kernel
+    from rumdiff.solve.engine._loop import OVER_BUDGET
+    from rumdiff.solve.engine._plain_passes import solve_kernel
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"solve expects a Puzzle, got {type(puzzle).__name__}")
@@ -295,7 +296,7 @@ def _by_ilp(puzzle: Puzzle, objective: str = "value") -> Arrangement | None:
     try:
         found = run_capped(
             _ilp_twice, source, objective, config.ILP_SECONDS, memory=config.ILP_MAX_MEMORY,
-            modules=("rumdiff.solve.reference",),
+            modules=("rumdiff.solve.twins.ilp",),
         )  # fmt: skip
     except MemoryError:
         raise SolverBudgetError(
@@ -326,7 +327,7 @@ def _ilp_twice(source, objective: str, seconds: float) -> list:
     TimeoutError
         If HiGHS does not prove an optimum within them.
     """
-    from rumdiff.solve.reference import solve_ilp
+    from rumdiff.solve.twins.ilp import solve_ilp
 
     return [
         solve_ilp(source, presolve=presolve, objective=objective, time_limit=seconds)
@@ -341,7 +342,7 @@ def _tiles(arrangement: Arrangement) -> int:
 
 def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: int, fallback):
     """:func:`solve` for puzzles with jokers or a table, or the tiles objective."""
-    from rumdiff.solve._engine import NOT_REACHED, OVER_BUDGET
+    from rumdiff.solve.engine._loop import NOT_REACHED, OVER_BUDGET
 
     if not _warm:  # compile outside the timing, as in solve (a flag: asking numba is slow)
         run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam, fast=True)
@@ -434,7 +435,7 @@ def warm_up_puzzle() -> Puzzle:
 def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool):
     """Run ``solve_kernel`` on a puzzle; return its reduced copies, path, report and (with
     ``trace``) its passes."""
-    from rumdiff.solve._kernel import solve_kernel
+    from rumdiff.solve.engine._plain_passes import solve_kernel
 
     tables = run_states(puzzle.m)
     # The kernel walks the values downwards: a pass prunes by points, and a tile lost

@@ -1,16 +1,10 @@
-"""Slow, obvious solvers: the exact solver's twins in the tests.
+"""The integer linear program of den Hertog and Hulshof (2006), solved by HiGHS through
+:func:`scipy.optimize.milp`: the exact solver's twin on puzzles too large for the brute
+force, and its fallback when the DP runs out of budget.
 
-Two independent ways to find the maximum score of a puzzle G(k, m, n), written for
-clarity rather than speed, so that the fast DP in :mod:`rumdiff.solve.solver` can be
-compared with them on seeded random puzzles:
-
-- :func:`solve_ilp`, the integer linear program of den Hertog and Hulshof (2006),
-  solved by HiGHS through :func:`scipy.optimize.milp`;
-- :func:`solve_brute_force`, a memoised exhaustive search for tiny puzzles.
-
-Both take the ``(n, k)`` count matrix ``copies`` (row ``v - 1`` holds the copies of
-value ``v`` per colour) or a :class:`~rumdiff.puzzle.Puzzle`, which may hold jokers and
-a table (README, "Jokers and the table"). Sets use the papers' minimal set size s = 3.
+It takes the ``(n, k)`` count matrix ``copies`` (row ``v - 1`` holds the copies of value
+``v`` per colour) or a :class:`~rumdiff.puzzle.Puzzle`, which may hold jokers and a
+table (README, "Jokers and the table"). Sets use the papers' minimal set size s = 3.
 """
 
 from __future__ import annotations
@@ -24,11 +18,11 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from rumdiff import config
 from rumdiff.puzzle import Puzzle, as_copies
 from rumdiff.solve.arrangement import Arrangement, Group, Run
-from rumdiff.solve.brute_force import INFEASIBLE, MAX_BRUTE_FORCE_TILES, solve_brute_force
 from rumdiff.solve.meld import join, meld_parts
+from rumdiff.solve.twins.brute_force import INFEASIBLE
 from rumdiff.validation import check_kmn
 
-__all__ = ["solve_ilp", "solve_brute_force", "MAX_BRUTE_FORCE_TILES", "INFEASIBLE"]
+__all__ = ["solve_ilp"]
 
 # The ILP and the brute force both assume the papers' minimal set size.
 _S = config.S

@@ -7,7 +7,7 @@ the pending points a run state must lose, dominance between run states
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._engine import CODE, VAL, compact
+from rumdiff.solve.engine._loop import CODE, VAL, compact
 
 
 @njit(cache=True)
@@ -132,7 +132,7 @@ def mark_dominated(live, colours, same_used, cost, nonzero, bits, val):
 @njit(cache=True)
 def thin(live, colours, same_used, cost, nonzero, lists):
     """Drop the dominated entries (:func:`mark_dominated`) from the engine's state
-    ``lists`` (``rumdiff.solve._engine``), whose codes hold 5 bits a colour; return how
+    ``lists`` (``rumdiff.solve.engine._loop``), whose codes hold 5 bits a colour; return how
     many entries are left."""
     dead = mark_dominated(live, colours, same_used, cost, nonzero, lists[:, CODE], lists[:, VAL])
     kept = np.int64(0)

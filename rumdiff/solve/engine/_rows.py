@@ -1,6 +1,6 @@
 """Per-row tables of the fast solver's joker-free passes (the plain rules, ``_plain``):
 the order the colours step in, the moves each colour allows, and the tiles each run
-state leaves. (What the moves earn at a row is ``rumdiff.solve._moves.colour_moves``'.)
+state leaves. (What the moves earn at a row is ``rumdiff.solve.engine._moves.colour_moves``'.)
 """
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The rules of puzzles with jokers or a table: the engine's steps (``_engine``).
+"""The rules of puzzles with jokers or a table: the engine's steps (``_loop``).
 
 The same DP as the joker-free rules (``_plain``: run slots per colour, groups from the
 tiles the runs leave, one row of values at a time), with what jokers and the table need
@@ -31,7 +31,7 @@ keeps the jokers placed at the row, for the traceback (``rumdiff.solve.jokers.re
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._engine import (
+from rumdiff.solve.engine._loop import (
     AUX,
     CODE,
     FIELDS,
@@ -44,7 +44,7 @@ from rumdiff.solve._engine import (
     merge,
     slot,
 )  # fmt: skip
-from rumdiff.solve._prune import keep_best
+from rumdiff.solve.engine._prune import keep_best
 
 #: ``numbers``: the jokers, those of them the table holds, the target, the beam, whether
 #: dominated states are dropped, the bits of a colour's run state in a code, the bit

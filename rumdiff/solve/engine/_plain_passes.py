@@ -1,15 +1,15 @@
 """The whole-puzzle solving kernel: isolated tiles, segments, bounds and the DP passes.
 
-Called by ``rumdiff.solve.solver.solve``; the passes are ``rumdiff.solve._plain.plain_pass``.
+Called by ``rumdiff.solve.solver.solve``; the passes are ``rumdiff.solve.engine._plain.plain_pass``.
 """
 
 import numpy as np
 from numba import njit
 
 from rumdiff import config
-from rumdiff.solve._engine import OK, OVER_BUDGET
-from rumdiff.solve._plain import plain_pass
 from rumdiff.solve._tiles import colour_runs, fill_report, prepare, segment_bounds
+from rumdiff.solve.engine._loop import OK, OVER_BUDGET
+from rumdiff.solve.engine._plain import plain_pass
 
 #: A budget that never runs out (the runs-only bound keeps at most n * F states).
 UNLIMITED = 1 << 62

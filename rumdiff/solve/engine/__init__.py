@@ -1,15 +1,26 @@
-"""One pass of the DP engine over a puzzle: the public way to run the engine.
+"""The DP engine: one loop over values that every rule set runs in, and the public way to
+run one pass of it (:func:`run_pass`).
 
-Every DP of rumdiff runs in one engine (``rumdiff/solve/_engine.py``): a loop over the
-values of a puzzle that keeps the live states, merges them, cuts them to a beam, drops
-those others dominate, counts them against a budget and traces the best path back. A
-*rule set* says what a state is and what its moves are (``_plain``: no jokers and no
-table; ``_jokers``: jokers and the table, and the opening meld's points as an option of
-them), and its *pruning* what the pass may drop:
-the reference search's, a fixed definition (docs/search-effort.md), or the fast
-solver's. Features, experiments and tests run passes through :func:`run_pass`: a puzzle,
-the rules, an aim, a beam and a budget go in; the states, transitions, status, path and
-profile come out.
+The loop (``_loop``) keeps the live states of a pass, merges them, cuts them to a beam,
+drops those others dominate, counts them against a budget and traces the best path
+back. A *rule set* says what a state is and what its moves are, and its *pruning* what
+a pass may drop: the reference search's, a fixed definition (docs/search-effort.md), or
+the fast solver's. Features, experiments and tests run passes through :func:`run_pass`:
+a puzzle, the rules, an aim, a beam and a budget go in; the states, transitions, status,
+path and profile come out.
+
+The package's modules are numba kernels, by rule set:
+
+- no jokers and no table, as the fast solver prunes them: ``_plain`` (the steps),
+  ``_prune`` (dominance and the beam), ``_rows`` and ``_moves`` (the order of a row's
+  steps, and the moves of a colour), and ``_plain_passes``, the solver's schedule of
+  passes over a puzzle's segments (:func:`rumdiff.solve.solve`);
+- jokers and the table, and the opening meld as their option: ``_jokers`` (the steps),
+  ``_joker_bound`` (what the rows ahead can still add) and ``_joker_passes``, the fast
+  solver's schedule of passes (:mod:`rumdiff.solve.jokers` wraps them);
+- the reference search without jokers, whose work defines a puzzle's search effort:
+  ``_search`` (its steps, its dense layout and its schedule;
+  :func:`rumdiff.solve.search_effort` wraps it).
 """
 
 from __future__ import annotations
@@ -128,7 +139,7 @@ def run_pass(
     -------
     Pass
     """
-    from rumdiff.solve import _engine
+    from rumdiff.solve.engine import _loop
 
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"run_pass expects a Puzzle, got {type(puzzle).__name__}")
@@ -150,7 +161,7 @@ def run_pass(
         best, states, transitions, status, path, extra, steps = _plain_pass(
             puzzle, rules.pruning == "fast", aim, beam, budget
         )
-    found = status == _engine.OK
+    found = status == _loop.OK
     return Pass(
         int(best) if found else None, int(states), int(transitions), STATUSES[status],
         path if found else np.zeros_like(path), extra, steps if profile else None,
@@ -160,8 +171,8 @@ def run_pass(
 def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile, meld: int):
     """One pass of the jokers' rules (a meld of ``meld`` points, 0 for none), bounded as
     the reference search or the solver bounds (``_joker_bound``)."""
-    from rumdiff.solve._joker_bound import reference_ahead
-    from rumdiff.solve._jokers import joker_pass
+    from rumdiff.solve.engine._joker_bound import reference_ahead
+    from rumdiff.solve.engine._jokers import joker_pass
     from rumdiff.solve.jokers import check_codes, joker_bound, joker_rows, joker_tables
 
     check_codes(puzzle, meld)
@@ -185,9 +196,9 @@ def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile
 def _plain_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget):
     """One pass of the plain rules over every row, pruned by the per-value bounds: the
     fast solver's (values walked downwards), or the reference search's (upwards)."""
-    from rumdiff.solve._plain import plain_pass
-    from rumdiff.solve._search import search_pass
     from rumdiff.solve._tiles import joint_radix, row_upper_bounds
+    from rumdiff.solve.engine._plain import plain_pass
+    from rumdiff.solve.engine._search import search_pass
     from rumdiff.solve.groups import group_value_table
     from rumdiff.solve.runstates import dominance, run_states
 

@@ -14,7 +14,7 @@ steps, is dropped when its value plus what it may still gain falls below the tar
 the per-value bounds of the later values: later colours place at most their tiles less
 what their moves must drop, and the leftovers of the colours done at most what groups
 can take (``_moves.hope_by_group``). The count is the moves tried from live states, so it does not
-depend on how the states are stored; the engine's two layouts (``_engine``) give it,
+depend on how the states are stored; the engine's two layouts (``_loop``) give it,
 whichever is faster:
 
 - dense: a value for every joint state, and a step specialised for it
@@ -26,7 +26,8 @@ whichever is faster:
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._engine import (
+from rumdiff.solve._tiles import colour_runs, fill_report, joint_radix, prepare, segment_bounds
+from rumdiff.solve.engine._loop import (
     AUX,
     CODE,
     KEY,
@@ -40,8 +41,7 @@ from rumdiff.solve._engine import (
     engine_pass,
     merge,
 )  # fmt: skip
-from rumdiff.solve._moves import colour_moves, hope_by_group, move_scratch, value_tables
-from rumdiff.solve._tiles import colour_runs, fill_report, joint_radix, prepare, segment_bounds
+from rumdiff.solve.engine._moves import colour_moves, hope_by_group, move_scratch, value_tables
 
 #: Joint state spaces up to this size may use the dense layout (about 64 bytes each).
 DENSE_MAX_SIZE = 1 << 20
@@ -52,7 +52,7 @@ DENSE_MIN_SHARE = 0.1
 #: ``layout`` of :func:`search_kernel`: chosen per segment, or always one of the two.
 AUTO, DENSE, SPARSE = 0, 1, 2
 #: Lists of joint state spaces up to this size are merged through a direct index, keyed
-#: by the states' joint codes (``_engine.merge``; 64 MiB of address space at most).
+#: by the states' joint codes (``_loop.merge``; 64 MiB of address space at most).
 DIRECT_MAX_SIZE = 1 << 22
 #: ``numbers``: the target, the value of the first row, m, whether the layout is dense,
 #: whether the index is direct, then the row's value and the least a state must reach

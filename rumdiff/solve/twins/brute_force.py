@@ -1,5 +1,5 @@
 """The brute force: a memoised exhaustive search for tiny puzzles, the solver's
-slowest and most obvious twin (``rumdiff.solve.reference`` holds the ILP).
+slowest and most obvious twin (``rumdiff.solve.twins.ilp`` holds the ILP).
 
 It knows jokers and the table (README, "Jokers and the table"): a joker stands for any
 tile of G(k, m, n), even one whose m copies are all present, and scores 0; every table

@@ -6,10 +6,10 @@ of room followed by a wider beam (docs/decisions/jokers.md, "The fast path of
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._engine import NOT_REACHED, OK, OVER_BUDGET
-from rumdiff.solve._joker_bound import joker_ahead
-from rumdiff.solve._jokers import joker_pass
 from rumdiff.solve._tiles import row_upper_bounds
+from rumdiff.solve.engine._joker_bound import joker_ahead
+from rumdiff.solve.engine._jokers import joker_pass
+from rumdiff.solve.engine._loop import NOT_REACHED, OK, OVER_BUDGET
 
 #: How much wider each beam of :func:`joker_search` is than the one before, and how many
 #: times more live states each exact pass may keep.

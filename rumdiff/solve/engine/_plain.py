@@ -1,8 +1,8 @@
-"""The rules of joker-free puzzles in the fast solver: the engine's steps (``_engine``).
+"""The rules of joker-free puzzles in the fast solver: the engine's steps (``_loop``).
 
 A state holds one run state per colour (``rumdiff.solve.runstates``), packed 5 bits a
 colour (its key and its code alike). At each row every colour steps once, in increasing
-order of its tiles there (:func:`rumdiff.solve._rows.step_order`) or in colour order; the
+order of its tiles there (:func:`rumdiff.solve.engine._rows.step_order`) or in colour order; the
 group score depends only on the states after the last colour's step (the tiles left for
 groups are the copies less the slots in use), so it is added once, when the row ends.
 Scores are optimistic (a run ending short gives its tiles back), so a state's value less
@@ -22,9 +22,19 @@ per_colour, moves, children, cost, numbers)``.
 import numpy as np
 from numba import njit
 
-from rumdiff.solve._engine import AUX, CODE, HOPE, ORG, VAL, borrowed, compact, engine_pass, merge
-from rumdiff.solve._moves import colour_moves
-from rumdiff.solve._prune import (
+from rumdiff.solve.engine._loop import (
+    AUX,
+    CODE,
+    HOPE,
+    ORG,
+    VAL,
+    borrowed,
+    compact,
+    engine_pass,
+    merge,
+)
+from rumdiff.solve.engine._moves import colour_moves
+from rumdiff.solve.engine._prune import (
     dominance_costs,
     keep_best,
     least_losses,
@@ -32,7 +42,7 @@ from rumdiff.solve._prune import (
     sibling_dominated,
     thin,
 )
-from rumdiff.solve._rows import leftovers, move_ends, step_order
+from rumdiff.solve.engine._rows import leftovers, move_ends, step_order
 
 # Counters and arguments that reach another kernel start as ``np.int64(0)``, not ``0``:
 # numba compiles the callee for every argument type it meets while typing the caller,
@@ -142,7 +152,7 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
     place at most all their tiles, less what they must drop; earlier colours' leftovers at
     most what groups can take. At the last colour step of a row of an exact pass, a
     state's children that a sibling dominates are dropped
-    (:func:`rumdiff.solve._prune.sibling_dominated`): on 30 G(4, 3, 100) puzzles the
+    (:func:`rumdiff.solve.engine._prune.sibling_dominated`): on 30 G(4, 3, 100) puzzles the
     dominance check then meets 0.57 million states instead of 1.05 million (counted once,
     with a counter added to ``mark_dominated``; no script prints it).
     """
@@ -164,7 +174,7 @@ def _step(rules, i, s, lists, start, stop, out, index, built, limit, work):
     # million, not 9.8), one beam missing an optimum; 300 simplex G(6, 3, 200), 8% more
     # states.)
     last = s == k - 1 and k > 1 and numbers[_BEAM] == 0
-    cost = rules[11]  # (computed by the cut before this step: no call here, see _engine)
+    cost = rules[11]  # (computed by the cut before this step: no call here, see _loop)
     following = per_colour[_ORDER, s + 1] if s + 1 < k else 0
     transitions = 0
     for j in range(start, stop):

@@ -11,7 +11,7 @@ import pytest
 from rumdiff import config
 from rumdiff.puzzle import Puzzle, parse_puzzles, read_puzzles, read_scores
 from rumdiff.solve.arrangement import Arrangement, Group, Run
-from rumdiff.solve.reference import MAX_BRUTE_FORCE_TILES, solve_brute_force, solve_ilp
+from rumdiff.solve.twins import MAX_BRUTE_FORCE_TILES, solve_brute_force, solve_ilp
 
 # CI checks out shared/ beside the repository.
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -197,7 +197,7 @@ def test_ilp_raises_when_highs_is_not_optimal(monkeypatch):
     # A time limit is hit nondeterministically, so fake HiGHS's answer instead.
     from types import SimpleNamespace
 
-    import rumdiff.solve.reference as reference
+    import rumdiff.solve.twins.ilp as reference
 
     def stopped(*args, **kwargs):
         return SimpleNamespace(status=1, message="Time limit reached.", x=None, fun=None)
