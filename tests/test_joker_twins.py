@@ -1,6 +1,6 @@
 """Twins of the jokers' rules' pieces: the fast passes' bound on the rows ahead
-(:func:`rumdiff.solve.jokers.joker_bound`) against exhaustive searches, their dominance
-(:func:`rumdiff.solve.jokers.undominated`) against a check of every pair of states, and
+(:func:`rumdiff.solve.engine.joker_rules.joker_bound`) against exhaustive searches, their dominance
+(:func:`rumdiff.solve.engine.joker_rules.undominated`) against a check of every pair of states, and
 the reference pass (:func:`rumdiff.solve.engine.run_pass`), whose effort labels joker
 puzzles, against a slow pass over dictionaries that counts the same work."""
 
@@ -12,7 +12,7 @@ from helpers import joker_groups_exhaustive, tiny_joker_puzzle
 
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.engine import Rules, run_pass
-from rumdiff.solve.jokers import joker_bound, undominated
+from rumdiff.solve.engine.joker_rules import joker_bound, undominated
 from rumdiff.solve.runstates import complete_run_states
 from rumdiff.solve.twins import solve_brute_force
 

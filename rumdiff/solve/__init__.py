@@ -3,9 +3,11 @@
 - ``solver``: :func:`solve`, rumdiff's fast exact solver, and what it returns
   (:class:`Solution`, :class:`Work`);
 - ``engine``: the one DP engine, its rule sets and their schedules of passes (numba
-  kernels), and :func:`~rumdiff.solve.engine.run_pass`, the public way to run one pass;
-- ``jokers``: the jokers' rules around the engine (their tables, bound, dominance,
-  passes, traceback);
+  kernels), the jokers' rule set from Python (``engine.joker_rules``: its tables, bound
+  and dominance), and :func:`~rumdiff.solve.engine.run_pass`, the public way to run one
+  pass;
+- ``jokers``: the passes of the jokers' rules that solve a puzzle (the solver's and the
+  reference search's), and the arrangement along their path;
 - ``meld``: the opening meld, a first move from the rack alone;
 - ``search``: :func:`search_effort`, the reference exact DP whose work defines a
   puzzle's search effort, a fixed definition;

@@ -17,7 +17,8 @@ The package's modules are numba kernels, by rule set:
   passes over a puzzle's segments (:func:`rumdiff.solve.solve`);
 - jokers and the table, and the opening meld as their option: ``_jokers`` (the steps),
   ``_joker_bound`` (what the rows ahead can still add) and ``_joker_passes``, the fast
-  solver's schedule of passes (:mod:`rumdiff.solve.jokers` wraps them);
+  solver's schedule of passes; ``joker_rules`` sets their passes up from Python
+  (:mod:`rumdiff.solve.jokers` runs them to solve a puzzle);
 - the reference search without jokers, whose work defines a puzzle's search effort:
   ``_search`` (its steps, its dense layout and its schedule;
   :func:`rumdiff.solve.search_effort` wraps it).
@@ -173,7 +174,7 @@ def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile
     the reference search or the solver bounds (``_joker_bound``)."""
     from rumdiff.solve.engine._joker_bound import reference_ahead
     from rumdiff.solve.engine._jokers import joker_pass
-    from rumdiff.solve.jokers import check_codes, joker_bound, joker_rows, joker_tables
+    from rumdiff.solve.engine.joker_rules import check_codes, joker_bound, joker_rows, joker_tables
 
     check_codes(puzzle, meld)
     tables, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)

@@ -344,7 +344,7 @@ def joker_pass(
     ``target`` even so is dropped. ``tables`` are
     ``(first, used, next_state, nonzero, upgrades, short)`` of
     :func:`rumdiff.solve.runstates.complete_run_states` and the states one step better
-    than each (``rumdiff.solve.jokers``, for :func:`_undominated`), ``groups`` and ``pair`` the
+    than each (``joker_rules``, for :func:`_undominated`), ``groups`` and ``pair`` the
     table and codes of :func:`rumdiff.solve.groups.joker_group_table`. ``budget`` is
     ``(max_states, max_live, beam, dominate)``: with ``beam > 0`` only the ``beam``
     states that may gain the most survive each step (a heuristic: its best is a lower
