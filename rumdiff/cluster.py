@@ -31,10 +31,11 @@ class ClusterError(RuntimeError):
 
 def versions() -> dict:
     """The versions a worker must share with the client (run on each worker too)."""
+    from importlib.metadata import version  # scikit-learn's, without its import (1 s and more)
+
     import numba
     import numpy
     import pandas
-    import sklearn
 
     import rumdiff
 
@@ -42,7 +43,7 @@ def versions() -> dict:
         "rumdiff": rumdiff.__version__,
         "numpy": numpy.__version__,
         "numba": numba.__version__,
-        "scikit-learn": sklearn.__version__,
+        "scikit-learn": version("scikit-learn"),
         "pandas": pandas.__version__,
     }
 

@@ -147,6 +147,14 @@ ORDER_KEY_BYTES = 200
 #: (docs/decisions/made-to-order.md, experiments/order_filter.py).
 ORDER_PROBABILITY = 0.05
 ORDER_MARGIN = 0.2
+#: The default model's filter is loaded, and used, only from the block where the searching
+#: still ahead of an order is projected to reach this many transitions (at the transitions
+#: searched so far per puzzle accepted; rumdiff.data.order.make_to_order's screen_work):
+#: about 6 s of the reference search on one core (530 million transitions a second on
+#: G(4, 2, 100)), of which the filter saves some 60%, against about 3.5 s to import
+#: scikit-learn and load the model (docs/decisions/made-to-order.md, "When the filter
+#: is loaded"). A --model given is used from the first block.
+ORDER_SCREEN_WORK = 3_000_000_000
 
 # --- Training, model and prediction (rumdiff.learn) -----------------------------------
 #: Feature set the classifier is trained on when the user gives none.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -33,12 +35,11 @@ def test_writes_puzzles_solutions_and_sidecar(tmp_path, capsys):
     counts = side["counts"]
     assert counts["accepted"] == 3 and side["efforts"] == _efforts(out)
     assert counts["acceptance_rate"] == 3 / counts["candidates_needed"]
-    searched, drawn = counts["candidates_searched"], counts["candidates_drawn"]
-    assert searched < drawn if side["filter"]["used"] else searched == drawn
-    # The default model spans G(4, 2, 13), so it filters, unless it cannot be used here
-    # at all (saved with another scikit-learn, as under the oldest versions allowed).
-    if not side["filter"]["used"]:
-        assert "cannot be used" in side["filter"]["reason"]
+    # The default model spans G(4, 2, 13), but three puzzles need far less searching than
+    # loading it costs: it is never loaded, and every candidate is searched.
+    assert counts["candidates_searched"] == counts["candidates_drawn"]
+    assert side["filter"]["used"] is False
+    assert side["filter"]["reason"].startswith("the search still ahead never reached")
     assert side["order"]["effort"] == [10_000, 300_000] and side["seed"] == 3
     for key in ("versions", "git_commit", "wall_seconds", "command", "parameters"):
         assert key in side
@@ -116,12 +117,30 @@ def _default_model_loads() -> bool:
     return True
 
 
+def test_a_small_order_never_imports_scikit_learn(tmp_path):
+    # Importing scikit-learn and loading the model take seconds, more than the searches
+    # the filter could save for a few puzzles: the order decides from its counts alone.
+    out = tmp_path / "order.in"
+    code = (
+        "import sys\n"
+        "from rumdiff.cli import main\n"
+        f"argv = ['generate', {str(out)!r}, '--effort', {RANGE!r}, '--count', '3']\n"
+        f"assert main([*argv, {', '.join(map(repr, SMALL))}]) == 0\n"
+        "print('sklearn' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split()[-1:] == ["False"], done.stderr
+    side = json.loads((tmp_path / "order.in.json").read_text())
+    assert side["filter"]["used"] is False and side["counts"]["accepted"] == 3
+
+
 def test_a_default_model_that_cannot_be_used_leaves_the_order_unfiltered(
     tmp_path, monkeypatch, capsys
 ):
     broken = tmp_path / "broken.skops"
     broken.write_bytes(b"not a model")
     monkeypatch.setattr(config, "DEFAULT_MODEL", str(broken))
+    monkeypatch.setattr(config, "ORDER_SCREEN_WORK", 0)  # loaded before the first block
     out = tmp_path / "order.in"
     argv = ["generate", str(out), "--effort", RANGE, "--count", "2", "-n", "100", "-q"]
     assert main([*argv, "--seed", "3", "--max-candidates", "400"]) == 0
@@ -136,7 +155,8 @@ def test_a_default_model_that_cannot_be_used_leaves_the_order_unfiltered(
 
 
 @pytest.mark.skipif(not _default_model_loads(), reason="needs a default model this can load")
-def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path):
+def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "ORDER_SCREEN_WORK", 0)  # loaded before the first block
     sides = {}
     for name, extra in (("filtered", []), ("unfiltered", ["--no-filter"])):
         out = tmp_path / f"{name}.in"
@@ -147,6 +167,7 @@ def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path):
         sides[name] = json.loads((tmp_path / f"{name}.in.json").read_text())
     filtered, unfiltered = sides["filtered"], sides["unfiltered"]
     assert filtered["filter"]["used"] and filtered["filter"]["probability"] > 0
+    assert filtered["filter"]["from_candidate"] == 0
     assert unfiltered["filter"] == {"used": False, "reason": "--no-filter"}
     assert filtered["counts"]["candidates_searched"] < unfiltered["counts"]["candidates_searched"]
 
@@ -193,8 +214,9 @@ def test_a_model_filters_its_own_family_only(tmp_path, trained):
         assert all(1_000 <= e < 100_000 for e in _efforts(out))
         side = json.loads((tmp_path / f"n{n}.in.json").read_text())
         assert side["filter"]["used"] is used
-        if used:
+        if used:  # a model given is used from the first block
             assert side["filter"]["margin"] == config.ORDER_MARGIN
             assert side["filter"]["model"] == model.path
+            assert side["filter"]["from_candidate"] == 0
         else:
             assert "G(4, 2, 20)" in side["filter"]["reason"]

@@ -120,6 +120,46 @@ def test_a_screen_skips_but_never_accepts():
                       screen=lambda p: np.ones(len(p), bool), max_candidates=64)  # fmt: skip
 
 
+def test_the_screen_is_called_from_the_block_where_the_work_ahead_reaches_screen_work():
+    # A screen that keeps every candidate changes nothing but when it is first called:
+    # from the first block whose projection (transitions searched per puzzle accepted,
+    # times the puzzles still missing; 0 before the first block, unbounded while none is
+    # accepted) reaches screen_work. The projections are worked out here from efforts
+    # measured afresh.
+    order = dict(SMALL, max_candidates=2000)
+    plain = make_to_order(5, 500_000, None, **order)
+    assert len(plain.blocks) >= 3 and plain.screened_from is None
+    efforts = _measured(generate(plain.drawn, **SMALL).puzzles)
+    ahead, found, work = [], 0, 0
+    for block in plain.blocks:
+        ahead.append(0 if not ahead else np.inf if found == 0 else (5 - found) * work / found)
+        inside = efforts[block["start"] : block["start"] + block["size"]]
+        found = min(5, found + sum(e >= 500_000 for e in inside))
+        work += sum(inside)
+    assert ahead[0] == 0 and all(0 < a < np.inf for a in ahead[1:])
+    firsts = {}
+    for screen_work in (0, ahead[1], ahead[1] + 1, ahead[2], 10**18):
+        starts = []
+
+        def keep_all(puzzles, starts=starts):
+            starts.append(len(puzzles))
+            return np.ones(len(puzzles), dtype=bool)
+
+        result = make_to_order(5, 500_000, None, **order, screen=keep_all,
+                               screen_work=int(screen_work))  # fmt: skip
+        assert result.ids.tolist() == plain.ids.tolist() and result.blocks == plain.blocks
+        expected = next((b["start"] for b, a in zip(plain.blocks, ahead, strict=True)
+                         if a >= int(screen_work)), None)  # fmt: skip
+        assert result.screened_from == expected
+        called = [
+            b["size"] for b in plain.blocks if expected is not None and b["start"] >= expected
+        ]
+        assert starts == called
+        firsts[screen_work] = expected
+    assert firsts[0] == 0 and firsts[10**18] is None
+    assert firsts[ahead[1]] == plain.blocks[1]["start"]  # deferred past the first block
+
+
 def test_turns_with_jokers_to_order():
     from rumdiff.puzzle import Game
 

@@ -116,39 +116,87 @@ def _check(args) -> None:
 
 
 def _screen(args, low: int, high: int | None):
-    """The filter and its sidecar entry: a model's, or None and why not."""
-    from rumdiff.learn import EffortScreen, ModelError, screen_refusal
-    from rumdiff.learn.model import load_model
+    """The filter, the work from which an order uses it (``make_to_order``'s
+    ``screen_work``) and its sidecar entry: a model's, or None and why not."""
+    from rumdiff.learn import ModelError
     from rumdiff.learn.prediction import missing_shipped_model, model_path
     from rumdiff.learn.sidecar import covers, read_model_sidecar
 
     if args.no_filter:
-        return None, {"used": False, "reason": "--no-filter"}
+        return None, 0, {"used": False, "reason": "--no-filter"}
     path = model_path(args.model)
     missing = missing_shipped_model(args.model)
     if missing:
-        return None, {"used": False, "reason": missing}
-    try:
-        if args.model is None:  # its sidecar says whether it fits, without loading it
-            side = read_model_sidecar(path)
-            if not covers(side, args.k, args.m, args.n, args.jokers, args.mode == "turn"):
-                return None, {
-                    "used": False,
-                    "reason": "these puzzles lie outside the default model's scope",
-                }
-        model = load_model(path)
+        return None, 0, {"used": False, "reason": missing}
+    if args.model is not None:  # asked for: used from the first block, its failure the user's
+        screen = _ModelScreen(args, path, low, high)
+        screen.load()
+        return (screen if screen.screen else None), 0, screen.entry
+    try:  # its sidecar says whether it fits, without loading it
+        side = read_model_sidecar(path)
     except ModelError as error:
-        if args.model is not None:  # asked for: its failure is the user's to see
-            raise UserError(str(error)) from None
-        # The default filter only saves searches; one this installation cannot load
-        # (another scikit-learn) does not stop the order.
-        return None, {"used": False, "reason": f"the default model cannot be used: {error}"}
-    reason = screen_refusal(model, k=args.k, m=args.m, n=args.n, jokers=args.jokers,
-                            mode=args.mode)  # fmt: skip
-    if reason is not None:
-        return None, {"used": False, "reason": reason}
-    screen = EffortScreen(model, low, high)
-    return screen, {"used": True, **screen.describe()}
+        return None, 0, {"used": False, "reason": f"the default model cannot be used: {error}"}
+    if not covers(side, args.k, args.m, args.n, args.jokers, args.mode == "turn"):
+        reason = "these puzzles lie outside the default model's scope"
+        return None, 0, {"used": False, "reason": reason}
+    return _ModelScreen(args, path, low, high), config.ORDER_SCREEN_WORK, None
+
+
+class _ModelScreen:
+    """A model's filter, loaded the first time an order calls it: until then, an order
+    that never needs it pays neither scikit-learn's import nor the model's loading."""
+
+    def __init__(self, args, path, low: int, high: int | None):
+        self.args, self.path, self.low, self.high = args, path, low, high
+        self.screen = None
+        self.entry = None  # the sidecar's, once loaded
+
+    def load(self) -> None:
+        from rumdiff.learn import EffortScreen, ModelError, screen_refusal
+        from rumdiff.learn.model import load_model
+
+        args = self.args
+        try:
+            model = load_model(self.path)
+        except ModelError as error:
+            if args.model is not None:  # asked for: its failure is the user's to see
+                raise UserError(str(error)) from None
+            # The default filter only saves searches; one this installation cannot load
+            # (another scikit-learn) does not stop the order.
+            reason = f"the default model cannot be used: {error}"
+            self.entry = {"used": False, "reason": reason}
+            return
+        reason = screen_refusal(model, k=args.k, m=args.m, n=args.n, jokers=args.jokers,
+                                mode=args.mode)  # fmt: skip
+        if reason is not None:
+            self.entry = {"used": False, "reason": reason}
+            return
+        self.screen = EffortScreen(model, self.low, self.high)
+        self.entry = {"used": True, **self.screen.describe()}
+
+    def __call__(self, puzzles):
+        if self.entry is None:
+            self.load()
+        if self.screen is None:  # the model cannot screen these: search every candidate
+            import numpy as np
+
+            return np.ones(len(puzzles), dtype=bool)
+        return self.screen(puzzles)
+
+
+def _filter_entry(screen, entry, result) -> dict:
+    """The sidecar's account of the filter, once the order is made."""
+    if entry is None:  # the default model's, deferred
+        entry = screen.entry
+    if entry is None:
+        return {
+            "used": False,
+            "reason": "the search still ahead never reached "
+            f"{config.ORDER_SCREEN_WORK:,} transitions, cheaper than loading the model",
+        }  # fmt: skip
+    if entry["used"]:
+        return {**entry, "from_candidate": result.screened_from}
+    return entry
 
 
 def _models(name) -> list:
@@ -250,17 +298,17 @@ def run(args, command) -> int:
         check_order(args.count, low, high, **shape)
     except ValueError as error:
         raise UserError(str(error)) from None
-    screen, filtered = _screen(args, low, high)
+    screen, screen_work, entry = _screen(args, low, high)
     try:
         result = make_to_order(
             args.count, low, high, **shape, seed=args.seed, regime_weights=args.regime_weights,
-            jokers=args.jokers, screen=screen, jobs=args.jobs,
+            jokers=args.jokers, screen=screen, screen_work=screen_work, jobs=args.jobs,
         )  # fmt: skip
     except OrderError as error:
         advice = "ask for another class or --effort range"
         if not error.exhausted:
             advice = "raise --max-candidates, or " + advice
-        if screen is not None:
+        if screen is not None and (entry or screen.entry or {}).get("used"):
             advice += " (--no-filter searches every candidate)"
         raise UserError(f"{error}; {advice}") from None
     except SolverBudgetError as error:
@@ -268,6 +316,7 @@ def run(args, command) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     seconds = time.perf_counter() - began
+    filtered = _filter_entry(screen, entry, result)
     try:
         with atomic_files(outputs) as (puzzles, solutions, sidecar):
             with open(puzzles, "w", encoding="ascii", newline="\n") as stream:
@@ -283,7 +332,7 @@ def run(args, command) -> int:
                   f"reference search, which need not be hard for a player; {TURNS}",
                   file=sys.stderr)  # fmt: skip
         what = args.difficulty or f"effort {low:,}:{'' if high is None else f'{high:,}'}"
-        how = "filtered by the model" if screen is not None else f"unfiltered: {filtered['reason']}"
+        how = "filtered by the model" if filtered["used"] else f"unfiltered: {filtered['reason']}"
         print(
             f"wrote {len(result.puzzles):,} {what} puzzles to {args.out} (+ .solutions, .json) "
             f"in {seconds:.1f} s: {result.drawn:,} candidates drawn, {result.searched:,} "

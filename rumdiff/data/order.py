@@ -9,18 +9,22 @@ medium ``[t1, t2)``, hard ``[t2, inf)`` with ``config.LABEL_THRESHOLDS["search"]
 
 An optional ``screen`` (a model's cheap guess, :mod:`rumdiff.learn.screen`) says which
 candidates are worth searching: the others are skipped unsearched. A screen only ever
-skips: every accepted puzzle's effort is measured.
+skips: every accepted puzzle's effort is measured. A model's screen costs its loading,
+seconds that only pay when it saves more searching than that; with ``screen_work`` it
+is first called for the block where the searching still ahead is projected to reach
+that many transitions (:func:`make_to_order`).
 
 Reproducibility
 ---------------
 Candidate ``i`` is puzzle ``i`` of the generator's run ``seed`` (all distinct). Candidates
 come in blocks; a block is drawn, screened and searched whole, then its puzzles in range
-are accepted in candidate order. A block's size follows from the counts of the blocks
-before it, never from timing, so the same arguments give the same puzzles, and the same
-counts, whatever ``jobs`` is. (Workers start only once the search has taken
-``config.SPAWN_SECONDS`` here; which process searches never changes a result.) The
-accepted puzzles are the first ``count`` candidates in range (that the screen lets
-through): the block sizes change only how many are drawn.
+are accepted in candidate order. A block's size, and whether the screen judges it,
+follow from the counts of the blocks before it, never from timing, so the same
+arguments give the same puzzles, and the same counts, whatever ``jobs`` is. (Workers
+start only once the search has taken ``config.SPAWN_SECONDS`` here; which process
+searches never changes a result.) The accepted puzzles are the first ``count``
+candidates in range (that the screen lets through): the block sizes change only how many
+are drawn.
 """
 
 from __future__ import annotations
@@ -89,6 +93,8 @@ class OrderResult:
         Wall time.
     blocks : list of dict
         Each block's first candidate, size and how many of it were searched.
+    screened_from : int or None
+        The first candidate the screen judged (None: the screen was never called).
     """
 
     puzzles: object
@@ -104,6 +110,7 @@ class OrderResult:
     highest: int | None
     seconds: float
     blocks: list = field(default_factory=list)
+    screened_from: int | None = None
 
     @property
     def acceptance_rate(self) -> float:
@@ -250,6 +257,15 @@ def _next_block(count: int, found: int, drawn: int, left: int) -> int:
     return max(1, min(left, largest, max(smallest, wanted)))
 
 
+def _ahead(missing: int, found: int, searched: int, work: int) -> float:
+    """The transitions still to search for ``missing`` more puzzles, at ``work``
+    transitions searched for the ``found`` so far: 0 before any search (nothing is known
+    yet), unbounded while none is found."""
+    if searched == 0:
+        return 0.0
+    return math.inf if found == 0 else missing * work / found
+
+
 def make_to_order(
     count: int,
     low: int,
@@ -265,6 +281,7 @@ def make_to_order(
     jokers: int = 0,
     max_candidates: int = config.ORDER_MAX_CANDIDATES,
     screen=None,
+    screen_work: int = 0,
     jobs: int = 1,
     max_states: int = config.MAX_STATES,
     max_memory_gb: float = config.MAX_MEMORY_GB,
@@ -286,6 +303,12 @@ def make_to_order(
     screen : callable, optional
         ``screen(puzzles) -> bool array``: which candidates of a block to search; the
         rest are skipped. It never accepts on its own.
+    screen_work : int, default 0
+        Call ``screen`` only from the block where the searching still ahead is projected
+        to reach this many transitions: the transitions searched so far per puzzle
+        accepted, times the puzzles still missing (0 before the first block, unbounded
+        while none is accepted). Until then every candidate is searched. 0 calls it from
+        the first block.
     jobs : int
         Worker processes for the search (-1 every core); results do not depend on it.
     max_states : int
@@ -320,14 +343,21 @@ def make_to_order(
                    regime_weights=regime_weights, jokers=jokers)  # fmt: skip
     seen: set[bytes] = set()
     accepted, ids, efforts, scores, blocks = [], [], [], [], []
-    drawn = searched = 0
+    drawn = searched = work = 0  # work: transitions searched
+    screened_from = None
     searching = 0.0  # seconds searched here, before any worker starts
     lowest = highest = None
     with WorkerPool(jobs) as pool:
         while len(accepted) < count and drawn < limit:
             size = _next_block(count, len(accepted), drawn, limit - drawn)
             block = generate(size, start=drawn, seen=seen, **options).puzzles
-            keep = np.ones(size, dtype=bool) if screen is None else np.asarray(screen(block))
+            if screened_from is None and screen is not None:
+                if _ahead(count - len(accepted), len(accepted), searched, work) >= screen_work:
+                    screened_from = drawn
+            if screened_from is None:
+                keep = np.ones(size, dtype=bool)
+            else:
+                keep = np.asarray(screen(block))
             chosen = np.flatnonzero(keep)
             pieces = _pieces(block, chosen, config.ORDER_TASK)
             tasks = [(piece, block.game, max_states) for piece in pieces]
@@ -338,6 +368,7 @@ def make_to_order(
             else:
                 results = [one for part in pool.map(search_piece, tasks) for one in part]
             for row, (transitions, score) in zip(chosen, results, strict=True):
+                work += transitions
                 lowest = transitions if lowest is None else min(lowest, transitions)
                 highest = transitions if highest is None else max(highest, transitions)
                 inside = low <= transitions and (high is None or transitions < high)
@@ -364,7 +395,7 @@ def make_to_order(
         ids=np.asarray(ids, dtype=np.int64), efforts=np.asarray(efforts, dtype=np.int64),
         solutions=solutions, low=low, high=high, drawn=drawn, searched=searched,
         needed=ids[-1] + 1, lowest=lowest, highest=highest,
-        seconds=time.perf_counter() - began, blocks=blocks,
+        seconds=time.perf_counter() - began, blocks=blocks, screened_from=screened_from,
     )  # fmt: skip
 
 

@@ -14,14 +14,32 @@
 - ``screen``: a model as the cheap filter of puzzles made to order (:class:`EffortScreen`).
 """
 
-from rumdiff.learn.archive import PickleWarning
-from rumdiff.learn.compare import compare_feature_sets
-from rumdiff.learn.legacy import convert_pickle_model
-from rumdiff.learn.model import Model, ModelError, build_model, load_model, save_model
-from rumdiff.learn.prediction import default_model_path, predict
-from rumdiff.learn.screen import EffortScreen, screen_refusal
-from rumdiff.learn.training import TrainResult, train
-from rumdiff.learn.training_set import TrainingData, check_features, training_data
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rumdiff.learn.archive import PickleWarning
+    from rumdiff.learn.compare import compare_feature_sets
+    from rumdiff.learn.legacy import convert_pickle_model
+    from rumdiff.learn.model import Model, ModelError, build_model, load_model, save_model
+    from rumdiff.learn.prediction import default_model_path, predict
+    from rumdiff.learn.screen import EffortScreen, screen_refusal
+    from rumdiff.learn.training import TrainResult, train
+    from rumdiff.learn.training_set import TrainingData, check_features, training_data
+
+#: Where each public name lives. They load on first use: most of them import
+#: scikit-learn, which costs more than a second on 2 cores, and a command that only asks
+#: the default model's sidecar whether it fits (made to order) never needs it.
+_HOMES = {
+    "PickleWarning": "archive",
+    "compare_feature_sets": "compare",
+    "convert_pickle_model": "legacy",
+    **dict.fromkeys(["Model", "ModelError", "build_model", "load_model", "save_model"], "model"),
+    **dict.fromkeys(["default_model_path", "predict"], "prediction"),
+    **dict.fromkeys(["EffortScreen", "screen_refusal"], "screen"),
+    **dict.fromkeys(["TrainResult", "train"], "training"),
+    **dict.fromkeys(["TrainingData", "check_features", "training_data"], "training_set"),
+}
 
 __all__ = [
     "EffortScreen",
@@ -42,3 +60,14 @@ __all__ = [
     "train",
     "training_data",
 ]
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{home}"), name)
+
+
+def __dir__():
+    return sorted({*globals(), *_HOMES})

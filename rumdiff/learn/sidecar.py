@@ -106,7 +106,9 @@ def _read_json(side: Path):
 
 
 def _check_versions(path: Path, metadata: dict, trust_pickle: bool) -> None:
-    import sklearn
+    # The installed version from its metadata: importing scikit-learn costs more than a
+    # second, and a sidecar is read, without the model, to ask whether it fits.
+    from importlib.metadata import version
 
     formats = (config.MODEL_FORMAT, config.MODEL_PICKLE_FORMAT)
     saved = metadata.get("format_version")
@@ -120,7 +122,7 @@ def _check_versions(path: Path, metadata: dict, trust_pickle: bool) -> None:
         )
     for what, saved, have in (
         ("rumdiff", metadata.get("rumdiff_version"), __version__),
-        ("scikit-learn", metadata.get("sklearn_version"), sklearn.__version__),
+        ("scikit-learn", metadata.get("sklearn_version"), version("scikit-learn")),
     ):
         if not isinstance(saved, str) or _minor(saved) != _minor(have):
             raise ModelError(
