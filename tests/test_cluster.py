@@ -210,7 +210,10 @@ def test_a_missing_dask_is_one_line_saying_what_to_install(monkeypatch, tmp_path
     assert not out.exists()
 
 
-def test_no_scheduler_is_one_line(tmp_path, capsys):
+def test_no_scheduler_is_one_line(tmp_path, capsys, monkeypatch):
+    from rumdiff import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)  # Dask retries a refusal until then
     out = tmp_path / "d.parquet"
     assert main(["generate", str(out), *GENERATE, "--scheduler", "tcp://127.0.0.1:9"]) == 1
     err = capsys.readouterr().err
