@@ -37,10 +37,12 @@ change of difficulty labels.
 30) with one or two jokers and drawn copy shares, tiny random tables, some infeasible)
 as file-format tile lines with the ILP's score, or ``infeasible``.
 
-``joker_work.csv.gz`` holds the puzzles of :func:`joker_work_cases` with what
-``run_joker_dp(puzzle, "value", config.MAX_STATES, beam=0, lower=L)`` returned at commit
-6c81830 (best, states, transitions, passes, status), for L = -1 and a known reachable
-score: the reference search that difficulty for joker puzzles counts. A faster solver
+``joker_work.csv.gz`` holds the puzzles of :func:`joker_work_cases` with what the
+reference search's joker passes (``rumdiff.solve.search.joker_passes(puzzle, L)``, then
+``run_joker_dp(puzzle, "value", config.MAX_STATES, beam=0, lower=L)``) returned at
+commit 6c81830 (best, states, transitions, passes, status: 0 ok, 1 not reached, 2 over
+budget), for L = -1 and a known reachable score: the reference search that difficulty
+for joker puzzles counts. A faster solver
 must switch its shortcuts on elsewhere; rewriting this file must give the same bytes.
 
 Files are gzip-compressed CSV written byte for byte the same on every run (no time stamp
@@ -299,13 +301,14 @@ def make_jokers() -> None:
 
 
 def make_joker_work() -> None:
-    from rumdiff import config
-    from rumdiff.solve.jokers import run_joker_dp
+    from rumdiff.solve.engine import STATUSES
+    from rumdiff.solve.search import joker_passes
 
     began, rows = time.perf_counter(), []
     for case, puzzle in joker_work_cases():
         for lower in (-1, known_lower(puzzle)):
-            work = run_joker_dp(puzzle, "value", config.MAX_STATES, 0, lower)[:5]
+            *work, status = joker_passes(puzzle, lower)
+            work = (*work, STATUSES.index(status))
             shape = (puzzle.k, puzzle.m, puzzle.n)
             rows.append((case, *shape, tile_line(puzzle), lower, *work))
     columns = ["case", "k", "m", "n", "puzzle", "lower", "best", "states", "transitions"]

@@ -293,12 +293,12 @@ def test_joker_bound_is_the_reference_search_first_pass():
 
 @pytest.mark.parametrize("budget", [10_000, 50, 5])
 def test_joker_bound_equals_the_reference_first_pass(monkeypatch, budget):
-    """Every column against ``run_joker_dp`` told that every tile placed is reachable, so
-    that it runs its first pass alone: turns with 0, 1 and 2 jokers, tiny tables and
-    rack jokers, with budgets that decide all, some and almost none of them."""
+    """Every column against the reference search's joker passes told that every tile
+    placed is reachable, so that they run their first pass alone: turns with 0, 1 and 2
+    jokers, tiny tables and rack jokers, with budgets that decide all, some and almost
+    none of them."""
     from rumdiff.data.turns import generate_turns
-    from rumdiff.solve.engine._loop import NOT_REACHED, OK
-    from rumdiff.solve.jokers import run_joker_dp
+    from rumdiff.solve.search import joker_passes
 
     monkeypatch.setattr(config, "FEATURE_JOKER_BOUND_STATES", budget)
     stacks = [generate_turns(25, k=4, m=2, n=13, jokers=j, seed=40 + j)[0] for j in range(3)]
@@ -308,12 +308,11 @@ def test_joker_bound_equals_the_reference_first_pass(monkeypatch, budget):
         got = joker_features(stack)
         for row in range(len(stack)):
             puzzle = stack[row]
-            _, _, transitions, _, status, _, _ = run_joker_dp(puzzle, "value", budget, 0,
-                                                           puzzle.points)  # fmt: skip
-            expected = (int(status == OK), int(status == NOT_REACHED), transitions)
+            _, _, transitions, _, status = joker_passes(puzzle, puzzle.points, max_states=budget)
+            expected = (int(status == "ok"), int(status == "not reached"), transitions)
             assert tuple(int(got[name][row]) for name in BOUND) == expected, puzzle
-            decided += status in (OK, NOT_REACHED)
-            undecided += status not in (OK, NOT_REACHED)
+            decided += status != "over budget"
+            undecided += status == "over budget"
     assert decided > 0 and (undecided > 0 if budget < 100 else undecided < 5)
 
 

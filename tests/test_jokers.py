@@ -10,9 +10,11 @@ from rumdiff.data.turns import draw_turn
 from rumdiff.puzzle import Puzzle, PuzzleFileError, Puzzles, format_puzzles, parse_puzzles
 from rumdiff.solve import solve
 from rumdiff.solve.arrangement import InvalidArrangement
+from rumdiff.solve.engine import STATUSES
 from rumdiff.solve.engine._loop import OK, OVER_BUDGET
 from rumdiff.solve.groups import joker_group_table, pair_code
 from rumdiff.solve.jokers import run_joker_dp
+from rumdiff.solve.search import joker_passes
 from rumdiff.solve.twins import solve_brute_force, solve_ilp
 
 P = Puzzle.from_tiles
@@ -85,16 +87,17 @@ def test_dp_equals_the_stored_ilp_scores():
 
 
 def test_reference_search_work_is_unchanged():
-    # run_joker_dp with beam 0 is the reference search that difficulty for joker puzzles
-    # counts: its answer and work are those of commit 6c81830, whatever the fast path does.
+    # The reference search's joker passes are what difficulty for joker puzzles counts:
+    # their answer and work are those of commit 6c81830, whatever the fast path does.
     rows = read_golden("joker_work.csv.gz")
     assert len(rows) == 48
     assert sum(row["status"] != "0" for row in rows) >= 2  # an infeasible one too
     for row in rows:
         puzzle = read_tile_line(row["puzzle"], int(row["k"]), int(row["m"]), int(row["n"]))
-        work = run_joker_dp(puzzle, "value", config.MAX_STATES, 0, int(row["lower"]))[:5]
+        *work, status = joker_passes(puzzle, int(row["lower"]))
         names = ["best", "states", "transitions", "passes", "status"]
-        assert work == tuple(int(row[name]) for name in names), row
+        got = (*work, STATUSES.index(status))
+        assert got == tuple(int(row[name]) for name in names), row
 
 
 @pytest.mark.parametrize(
@@ -195,7 +198,7 @@ def test_a_best_no_pass_traced_is_the_joker_free_arrangement():
         copies = (rng.random((n, k)) < rng.random()) * rng.integers(1, m + 1, (n, k))
         puzzle = Puzzle(copies, m=m, jokers=int(rng.integers(1, 3)))
         plain = solve(Puzzle(copies, m=m)).score
-        traced = run_joker_dp(puzzle, "value", config.MAX_STATES, 1, plain, fast=True)[5]
+        traced = run_joker_dp(puzzle, "value", config.MAX_STATES, 1, plain)[5]
         solution = solve(puzzle, beam_width=1)
         assert solution.arrangement.check(puzzle) == solution.score
         if puzzle.tiles <= 12:
@@ -222,7 +225,7 @@ def test_passes_that_start_small_and_grow_find_the_optimum(live):
             copies = (rng.random((n, k)) < rng.random()) * rng.integers(1, m + 1, (n, k))
             puzzle = Puzzle(copies, m=m, jokers=jokers)
         best, _, _, passes, status, _, _ = run_joker_dp(
-            puzzle, "value", config.MAX_STATES, 1, fast=True, live=live
+            puzzle, "value", config.MAX_STATES, 1, live=live
         )
         expected = solve(puzzle)
         if status == OVER_BUDGET:

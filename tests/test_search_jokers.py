@@ -10,7 +10,7 @@ from make_golden import read_golden
 
 from rumdiff.puzzle import Puzzle, decode_games
 from rumdiff.solve import search_effort, solve
-from rumdiff.solve.jokers import run_joker_dp
+from rumdiff.solve.search import joker_passes
 from rumdiff.solve.twins import solve_brute_force
 
 
@@ -59,7 +59,7 @@ def test_without_a_table_it_adds_the_joker_free_search_to_the_dp():
         if plain.score == puzzle.points:  # every tile placed already: settled
             assert (effort.transitions, effort.method) == (plain.transitions, "bounds")
             continue
-        dp = run_joker_dp(puzzle, "value", 10**7, 0, plain.score)
+        dp = joker_passes(puzzle, plain.score, max_states=10**7)
         assert effort.transitions == plain.transitions + dp[2]
         assert effort.states == plain.states + dp[1]
         assert effort.method == "dp"

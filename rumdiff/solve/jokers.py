@@ -10,11 +10,11 @@ runs here, each for a reason:
 - the upper bounds by value and the beam's lower bound: they assume that a run may end
   short at no cost but its own tiles', which a table tile forbids.
 
-So the DP walks every value 1..n and prunes by points. The reference search (the
-default of :func:`run_joker_dp`) drops a state that cannot reach the target even by
-placing every tile still ahead; the solver's fast path (``fast=True``) prunes by a
-tighter bound, drops dominated states and judges groups early
-(docs/decisions/jokers.md, "The fast path of solve").
+So the DP walks every value 1..n and prunes by points: the solver's passes
+(:func:`run_joker_dp`) by a bound tighter than every tile ahead, dropping dominated
+states and judging groups early (docs/decisions/jokers.md, "The fast path of solve").
+The reference search's passes, which drop only a state that cannot reach the aim even by
+placing every tile still ahead, are :func:`rumdiff.solve.search.joker_passes`.
 """
 
 from __future__ import annotations
@@ -47,91 +47,45 @@ def run_joker_dp(
     beam: int,
     lower: int = -1,
     *,
-    fast: bool = False,
     meld: int = 0,
     live: tuple[int, int] = (config.JOKER_LIVE_START, config.MAX_LIVE_STATES),
 ):
-    """Solve a puzzle with the DP; return ``(best weight, states, transitions, passes,
-    status, path, upper)`` (``path``: the joint codes and the jokers placed at each row,
-    see ``_jokers``, or None when the best is ``lower`` and no pass traced it;
-    ``upper``: the bound above every weight the passes aimed at).
+    """Solve a puzzle with the fast passes of the jokers' rules; return ``(best weight,
+    states, transitions, passes, status, path, upper)`` (``path``: the joint codes and
+    the jokers placed at each row, see ``_jokers``, or None when the best is ``lower``
+    and no pass traced it; ``upper``: the bound above every weight the passes aimed at).
 
     Rows walk the values downwards (n first), as in the joker-free solver, so a tile
-    lost at a high value prunes early. A beam pass finds a lower bound (without a table
-    the joker-free optimum is one too, since jokers may stay on the rack); an exact pass
-    aimed at every tile placed prunes hardest and settles most dense puzzles; failing
-    that, an exact pass aimed at the lower bound finds the optimum. ``lower`` is a
-    score known to be reachable (-1: none). With ``meld > 0`` only arrangements worth at
-    least ``meld`` points at face value count (``rumdiff.solve.meld``: the rack of an
-    opening move).
-
-    With ``fast`` (as :func:`rumdiff.solve.solver.solve` calls it) the passes prune by
-    :func:`rumdiff.solve.engine._joker_bound.joker_ahead`, isolated tiles counted only as far as
-    jokers can place them, and aim at that bound instead of every tile; a beam that
-    finds no arrangement is retried wider, and one that meets the bound needs no exact
-    pass; exact passes start with room for ``live[0]`` live states and grow, a wider
-    beam between two (:func:`~rumdiff.solve.engine._joker_passes.joker_search`). No pass keeps
-    more than ``live[1]`` states alive at once.
-    Without it, the work counted is the reference search's (tests pin it), the same as
-    before that switch existed.
+    lost at a high value prunes early. The passes prune by
+    :func:`rumdiff.solve.engine._joker_bound.joker_ahead`, isolated tiles counted only as
+    far as jokers can place them, and drop dominated states. A beam pass finds a lower
+    bound (retried wider when it finds no arrangement; without a table the joker-free
+    optimum is one too, since jokers may stay on the rack: ``lower``, -1 for none), and
+    one that meets the bound needs no exact pass; exact passes start with room for
+    ``live[0]`` live states and grow, a wider beam between two
+    (:func:`~rumdiff.solve.engine._joker_passes.joker_search`). No pass keeps more than
+    ``live[1]`` states alive at once. With ``meld > 0`` only arrangements worth at least
+    ``meld`` points at face value count (``rumdiff.solve.meld``: the rack of an opening
+    move). The reference search's passes, whose work is the labels' effort, are
+    :func:`rumdiff.solve.search.joker_passes`.
     """
-    from rumdiff.solve.engine._joker_bound import reference_ahead
     from rumdiff.solve.engine._joker_passes import joker_search
-    from rumdiff.solve.engine._jokers import joker_pass
-    from rumdiff.solve.engine._loop import NOT_REACHED, OK, OVER_BUDGET
 
     arrays, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
     x, need, values = joker_rows(puzzle, objective)
     check_codes(puzzle, meld)
     melding = (np.int64(meld), np.int64(big_weight(puzzle, objective)))
     path = np.zeros((2, puzzle.n), dtype=np.int64)
-    limits = (np.int64(max_states), np.int64(live[1]))
-    if fast:
-        work = np.zeros(5, dtype=np.int64)
-        best, status = joker_search(
-            x, need, values, puzzle.jokers, puzzle.table_jokers, melding, arrays, groups, pair,
-            group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
-            (*limits, np.int64(beam), np.int64(live[0])), path, work,
-        )  # fmt: skip
-        traced = None if work[4] else path  # the best is ``lower``, whose path is not ours
-        states, transitions, passes, high = (int(value) for value in work[:4])
-        return int(best), states, transitions, passes, int(status), traced, high
-
-    ahead = np.zeros((puzzle.n + 2, puzzle.jokers + 1), dtype=np.int64)
-    high = int(reference_ahead(x, values, ahead))
-    trial = np.zeros((2, puzzle.n), dtype=np.int64)
-    unprofiled = np.zeros((2, 0), dtype=np.int64)
-    work = [0, 0, 0]
-
-    def run(target, width):
-        best, states, transitions, status = joker_pass(
-            x, need, values, ahead, puzzle.jokers, puzzle.table_jokers, melding, arrays, groups,
-            pair, np.int64(target), (*limits, np.int64(width), False), trial[0], trial[1],
-            unprofiled,
-        )  # fmt: skip
-        work[0] += states
-        work[1] += transitions
-        work[2] += width == 0
-        if status == OK:
-            path[:] = trial
-        return int(best), int(status)
-
-    low, status = run(0, beam) if beam else (-1, NOT_REACHED)
-    if status != OK:
-        low = -1
-    if lower > low:
-        low, status = lower, NOT_REACHED  # (its path is not this DP's)
-    result = (low, OK) if low == high and status == OK else (None, None)
-    for aim in (high, max(low, 0)):
-        if result[0] is not None:
-            break
-        best, status = run(aim, 0)
-        if status == OVER_BUDGET or status == OK:
-            result = (best, status)
-        elif aim == max(low, 0) or aim <= low:
-            result = (0, NOT_REACHED)
-    best, status = result
-    return best, work[0], work[1], work[2], status, path, high
+    work = np.zeros(5, dtype=np.int64)
+    best, status = joker_search(
+        x, need, values, puzzle.jokers, puzzle.table_jokers, melding, arrays, groups, pair,
+        group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
+        (np.int64(max_states), np.int64(live[1]), np.int64(beam), np.int64(live[0])), path,
+        work,
+    )  # fmt: skip
+    traced = None if work[4] else path  # the best is ``lower``, whose path is not ours
+    states, transitions, passes, high = (int(value) for value in work[:4])
+    return int(best), states, transitions, passes, int(status), traced, high
 
 
 def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:

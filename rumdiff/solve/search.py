@@ -22,7 +22,7 @@ from rumdiff.solve.runstates import run_states
 from rumdiff.solve.solver import SolverBudgetError, warm_up_puzzle
 from rumdiff.validation import choice, whole
 
-__all__ = ["LAYOUTS", "SearchEffort", "search_effort"]
+__all__ = ["LAYOUTS", "SearchEffort", "joker_passes", "search_effort"]
 
 #: How the kernel stores the live states; the count is the same with each.
 LAYOUTS = ("auto", "dense", "sparse")
@@ -151,9 +151,6 @@ def _joker_search(puzzle: Puzzle, max_states: int, layout: str) -> SearchEffort:
     table, then the joker DP without a beam, aimed at every tile placed and then at the
     lower bound. The joker DP's work is counted without any of the fast solver's
     shortcuts, so the effort stays fixed as the solver gets faster."""
-    from rumdiff.solve.engine._loop import NOT_REACHED, OVER_BUDGET
-    from rumdiff.solve.jokers import run_joker_dp
-
     started = time.perf_counter()
     upper = puzzle.points
     states = transitions = passes = 0
@@ -169,17 +166,54 @@ def _joker_search(puzzle: Puzzle, max_states: int, layout: str) -> SearchEffort:
         lower = int((puzzle.table_copies.sum(axis=1) * np.arange(1, puzzle.n + 1)).sum())
     score, method = lower, "bounds"
     if lower < upper or puzzle.table is not None or puzzle.table_jokers:
-        best, dp_states, dp_transitions, dp_passes, status, _, _ = run_joker_dp(
-            puzzle, "value", max_states, 0, lower
+        best, dp_states, dp_transitions, dp_passes, status = joker_passes(
+            puzzle, lower, max_states=max_states
         )
-        if status == OVER_BUDGET:
+        if status == "over budget":
             raise SolverBudgetError(
                 f"the reference search needed more than max_states={max_states} states, "
                 f"or more than {config.MAX_LIVE_STATES} at one value, for {puzzle!r}"
             )
-        score = None if status == NOT_REACHED else int(best)
+        score = None if status == "not reached" else best
         states, transitions = states + dp_states, transitions + dp_transitions
         passes, method = passes + dp_passes, "dp"
     seconds = time.perf_counter() - started
     return SearchEffort(score, lower, upper, 0, 1, int(method == "dp"), states, transitions,
                         passes, seconds, method)  # fmt: skip
+
+
+def joker_passes(puzzle: Puzzle, lower: int = -1, *, max_states: int = config.MAX_STATES):
+    """The reference search's passes of the jokers' rules over a puzzle, as
+    :func:`search_effort` counts them: ``(best, states, transitions, passes, status)``.
+
+    Exact passes of :func:`rumdiff.solve.engine.run_pass` with the jokers' rules and the
+    reference pruning (a state goes when even every tile still ahead cannot lift it to
+    the aim): first aimed at every tile placed, which settles most dense puzzles, then,
+    when none reaches that, at ``lower``, a score known to be reachable (-1: none; the
+    pass then aims at 0). Their counts are the labels' effort, pinned by
+    ``tests/data/joker_work.csv.gz``.
+
+    Returns
+    -------
+    best : int
+        The best score, 0 unless ``status == "ok"``.
+    states, transitions, passes : int
+        Summed over the passes run.
+    status : {"ok", "not reached", "over budget"}
+        Of the last pass: ``"not reached"`` when no arrangement places the table.
+    """
+    from rumdiff.solve.engine import Rules, run_pass
+
+    rules = Rules("jokers", "reference")
+    budget = (whole("max_states", max_states, low=1), config.MAX_LIVE_STATES)
+    floor = max(lower, 0)
+    states = transitions = passes = 0
+    for aim in (puzzle.points, floor):
+        done = run_pass(puzzle, rules, aim=aim, budget=budget)
+        states, transitions = states + done.states, transitions + done.transitions
+        passes += 1
+        if done.status != "not reached":
+            return done.best or 0, states, transitions, passes, done.status
+        if aim <= floor:  # nothing reaches even the lower bound
+            break
+    return 0, states, transitions, passes, "not reached"

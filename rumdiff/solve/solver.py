@@ -345,7 +345,7 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
     from rumdiff.solve.engine._loop import NOT_REACHED, OVER_BUDGET
 
     if not _warm:  # compile outside the timing, as in solve (a flag: asking numba is slow)
-        run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam, fast=True)
+        run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam)
         _warm.append(True)
     started = time.perf_counter()
     lower = None
@@ -359,9 +359,8 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
                       max_states=max_states, ilp_fallback=fallback)  # fmt: skip
         lower = plain.score
     best, states, transitions, passes, status, path, upper = run_joker_dp(
-        puzzle, objective, max_states, beam, -1 if lower is None else lower, fast=True,
-        meld=meld or 0,
-    )  # fmt: skip
+        puzzle, objective, max_states, beam, -1 if lower is None else lower, meld=meld or 0
+    )
     # No pass traced the best when it is the joker-free optimum: that arrangement is it.
     found, method, score = None if path is not None else plain.arrangement, "dp", None
     if status == OVER_BUDGET:
