@@ -150,8 +150,8 @@ ORDER_MARGIN = 0.2
 #: The default model's filter is loaded, and used, only from the block where the searching
 #: still ahead of an order is projected to reach this many transitions (at the transitions
 #: searched so far per puzzle accepted; rumdiff.data.order.make_to_order's screen_work):
-#: about 6 s of the reference search on one core (530 million transitions a second on
-#: G(4, 2, 100)), of which the filter saves some 60%, against about 3.5 s to import
+#: about 6 s of the reference search on one core (475 million transitions a second on
+#: G(4, 2, 100)), of which the filter saves some 60%, against about 3.1 s to import
 #: scikit-learn and load the model (docs/decisions/made-to-order.md, "When the filter
 #: is loaded"). A --model given is used from the first block.
 ORDER_SCREEN_WORK = 3_000_000_000

@@ -38,11 +38,11 @@ change of difficulty labels.
 as file-format tile lines with the ILP's score, or ``infeasible``.
 
 ``joker_work.csv.gz`` holds the puzzles of :func:`joker_work_cases` with what the
-reference search's joker passes (``rumdiff.solve.search.joker_passes(puzzle, L)``, then
-``run_joker_dp(puzzle, "value", config.MAX_STATES, beam=0, lower=L)``) returned at
-commit 6c81830 (best, states, transitions, passes, status: 0 ok, 1 not reached, 2 over
-budget), for L = -1 and a known reachable score: the reference search that difficulty
-for joker puzzles counts. A faster solver
+reference search's joker passes returned at commit 6c81830 (best, states, transitions,
+passes, status: 0 ok, 1 not reached, 2 over budget), for L = -1 and a known reachable
+score: the reference search that difficulty for joker puzzles counts. They are now
+``rumdiff.solve.search.joker_passes(puzzle, L)``; at 6c81830 they were
+``run_joker_dp(puzzle, "value", config.MAX_STATES, beam=0, lower=L)``. A faster solver
 must switch its shortcuts on elsewhere; rewriting this file must give the same bytes.
 
 Files are gzip-compressed CSV written byte for byte the same on every run (no time stamp

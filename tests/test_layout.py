@@ -98,3 +98,18 @@ def test_only_the_solver_reaches_its_kernels(module):
         if name.startswith("rumdiff.solve.") and name.rsplit(".", 1)[-1].startswith("_")
     )
     assert private == [], f"{module} imports {private}"
+
+
+def test_the_lazy_learn_package_lists_and_resolves_every_name():
+    # rumdiff.learn loads its names on first use (scikit-learn's import costs seconds):
+    # what it lists must be what it can load, and dir() shows those and its submodules.
+    import rumdiff.learn as learn
+
+    assert sorted(learn.__all__) == sorted(learn._HOMES)
+    for name in learn.__all__:
+        assert getattr(learn, name).__module__.startswith("rumdiff.learn."), name
+    shown = {name for name in dir(learn) if not name.startswith("_")}
+    submodules = {name for name in shown if f"rumdiff.learn.{name}" in MODULES}
+    assert shown - submodules == set(learn.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        learn.nothing  # noqa: B018

@@ -160,6 +160,25 @@ def test_the_screen_is_called_from_the_block_where_the_work_ahead_reaches_screen
     assert firsts[ahead[1]] == plain.blocks[1]["start"]  # deferred past the first block
 
 
+def test_a_first_block_with_none_in_range_calls_the_screen_at_once():
+    # After a block with no puzzle in range the search still ahead is unbounded: the
+    # screen is called from the next block, whatever screen_work is. The range here is
+    # one effort that only a candidate after the first block has.
+    candidates = generate(64, **SMALL).puzzles
+    efforts = _measured([candidates[i] for i in range(64)])
+    later = next(e for e in efforts[32:] if e > 0 and e not in efforts[:32])
+    calls = []
+
+    def keep_all(puzzles):
+        calls.append(len(puzzles))
+        return np.ones(len(puzzles), dtype=bool)
+
+    result = make_to_order(1, later, later + 1, **SMALL, screen=keep_all, screen_work=10**18)
+    assert result.blocks[0] == {"start": 0, "size": 32, "searched": 32}
+    assert result.screened_from == 32 and calls[0] == result.blocks[1]["size"]
+    assert result.efforts.tolist() == [later]
+
+
 def test_turns_with_jokers_to_order():
     from rumdiff.puzzle import Game
 

@@ -73,8 +73,9 @@ def add_options(parser) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--model", default=None, metavar="PATH",
-        help="made to order: the model that filters candidates before the search (default: "
-        "models/default.skops; puzzles outside its scope run unfiltered)",
+        help="made to order: the model that filters candidates before the search, from the "
+        "first (default: models/default.skops, loaded only once the search still ahead "
+        "reaches 3 billion transitions; puzzles outside its scope run unfiltered)",
     )  # fmt: skip
     parser.add_argument(
         "--no-filter", action="store_true",
@@ -138,6 +139,9 @@ def _screen(args, low: int, high: int | None):
         return None, 0, {"used": False, "reason": f"the default model cannot be used: {error}"}
     if not covers(side, args.k, args.m, args.n, args.jokers, args.mode == "turn"):
         reason = "these puzzles lie outside the default model's scope"
+        return None, 0, {"used": False, "reason": reason}
+    if side["label_by"] != "search":  # as screen_refusal says once loaded
+        reason = f"the default model predicts the {side['label_by']} measure, not the search effort"
         return None, 0, {"used": False, "reason": reason}
     return _ModelScreen(args, path, low, high), config.ORDER_SCREEN_WORK, None
 

@@ -14,10 +14,10 @@
 - ``screen``: a model as the cheap filter of puzzles made to order (:class:`EffortScreen`).
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from rumdiff.learn.archive import PickleWarning
     from rumdiff.learn.compare import compare_feature_sets
     from rumdiff.learn.legacy import convert_pickle_model
@@ -66,8 +66,8 @@ def __getattr__(name: str):
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{home}"), name)
+    return getattr(_import_module(f"{__name__}.{home}"), name)
 
 
 def __dir__():
-    return sorted({*globals(), *_HOMES})
+    return sorted({*(name for name in globals() if not name.startswith("_")), *_HOMES})

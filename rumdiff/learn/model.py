@@ -230,7 +230,7 @@ def build_model(result) -> Model:
 
 
 def _metadata(result) -> dict:
-    import sklearn
+    from importlib.metadata import version  # as the sidecar's check reads it
 
     from rumdiff.data.io import git_commit
     from rumdiff.data.labels import class_counts
@@ -242,7 +242,7 @@ def _metadata(result) -> dict:
         "format": "rumdiff-model",
         "format_version": config.MODEL_FORMAT,
         "rumdiff_version": __version__,
-        "sklearn_version": sklearn.__version__,
+        "sklearn_version": version("scikit-learn"),
         "numpy_version": np.__version__,
         "python_version": platform.python_version(),
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

@@ -16,7 +16,8 @@
 - ``arrangement``: runs, groups and the check of an arrangement against a puzzle;
 - ``display``: solutions as players see them, as text (``solve --show``) or drawn
   (``rumdiff show``, ``Solution._repr_svg_``);
-- ``twins``: the ILP and the brute force, slow and obvious, for the tests;
+- ``twins``: the ILP and the brute force, slow and obvious, for the tests (the ILP is
+  also the solver's fallback over its budget);
 - ``_tiles``: numba kernels on a puzzle's count matrix (isolated tiles, segments,
   bounds), which the engine and the features share.
 """

@@ -9,7 +9,8 @@ the fast solver's. Features, experiments and tests run passes through :func:`run
 a puzzle, the rules, an aim, a beam and a budget go in; the states, transitions, status,
 path and profile come out.
 
-The package's modules are numba kernels, by rule set:
+The package's private modules are numba kernels, by rule set (``joker_rules`` is the
+Python around the jokers' ones):
 
 - no jokers and no table, as the fast solver prunes them: ``_plain`` (the steps),
   ``_prune`` (dominance and the beam), ``_rows`` and ``_moves`` (the order of a row's
