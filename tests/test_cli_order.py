@@ -186,6 +186,25 @@ def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path, monkeyp
 
 
 @pytest.mark.skipif(not _default_model_loads(), reason="needs a default model this can load")
+def test_a_default_model_of_another_measure_is_refused_from_its_sidecar(tmp_path, monkeypatch):
+    # Its sidecar says what it predicts: an order never loads a model that cannot screen.
+    shipped = default_model_path()
+    side = json.loads(shipped.with_name(shipped.name + ".json").read_text())
+    side["label_by"] = "solver"
+    (tmp_path / "other.skops").write_bytes(b"never read")
+    (tmp_path / "other.skops.json").write_text(json.dumps(side))
+    monkeypatch.setattr(config, "DEFAULT_MODEL", str(tmp_path / "other.skops"))
+    out = tmp_path / "order.in"
+    argv = ["generate", str(out), "--effort", RANGE, "--count", "2", *SMALL]
+    assert main(argv) == 0
+    filtered = json.loads((tmp_path / "order.in.json").read_text())["filter"]
+    assert filtered == {
+        "used": False,
+        "reason": "the default model predicts the solver measure, not the search effort",
+    }
+
+
+@pytest.mark.skipif(not _default_model_loads(), reason="needs a default model this can load")
 def test_the_default_model_is_loaded_mid_order_once_it_pays(tmp_path, monkeypatch):
     # A screen_work of one transition: the first block runs unfiltered (nothing is known
     # yet), the model screens from the second. The same order unfiltered finds the same
