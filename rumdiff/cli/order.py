@@ -75,7 +75,8 @@ def add_options(parser) -> None:
         "--model", default=None, metavar="PATH",
         help="made to order: the model that filters candidates before the search, from the "
         "first (default: models/default.skops, loaded only once the search still ahead "
-        "reaches 3 billion transitions; puzzles outside its scope run unfiltered)",
+        f"reaches {config.ORDER_SCREEN_WORK:,} transitions; puzzles outside its scope run "
+        "unfiltered)",
     )  # fmt: skip
     parser.add_argument(
         "--no-filter", action="store_true",
