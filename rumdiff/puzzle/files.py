@@ -67,15 +67,23 @@ class PuzzleFileError(ValueError):
 
 
 def _split_lines(text: str, path: str) -> list[str]:
+    """The lines of a file's text, by the rules its bytes are read by (``_stream_lines``):
+    LF or CRLF ends a line, and a control character or anything beyond ASCII is an
+    error, so that text and file read alike."""
     if text == "":
         raise PuzzleFileError(path, 1, "empty file")
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the final newline ends the last line
     for number, line in enumerate(lines, start=1):
+        raw = line.encode("utf-8", "surrogatepass")
+        if problem := control_character(raw):
+            raise PuzzleFileError(path, number, problem)
         if "\r" in line:
             ended = number < len(lines) or text.endswith("\n")
-            lines[number - 1] = _without_cr(line, path, number, ended)
+            lines[number - 1] = line = _without_cr(line, path, number, ended)
+        if not line.isascii():
+            raise PuzzleFileError(path, number, "non-ASCII character in text")
     return lines
 
 
