@@ -69,9 +69,17 @@ BAD = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(BAD))
+#: Characters a file refuses between tiles, which text must refuse too.
+SEPARATORS = {"vertical tab": "\x0b", "NUL": "\x00", "no-break space": "\xa0",
+              "line separator": "\u2028", "next line": "\x85"}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(BAD) + sorted(SEPARATORS))
 def test_bad_input_names_file_line_and_problem(tmp_path, name):
-    text, line, problem = BAD[name]
+    if name in SEPARATORS:
+        text, line, problem = f"1\n3\n1b{SEPARATORS[name]}2b 3b\n", 3, ""
+    else:
+        text, line, problem = BAD[name]
     path = tmp_path / "bad.in"
     path.write_bytes(text.encode())
     kwargs = {"k": 4, "n": 5} if name in ("colour beyond k", "value above n") else {}
@@ -81,31 +89,11 @@ def test_bad_input_names_file_line_and_problem(tmp_path, name):
     assert message.startswith(f"{path}:{line}: "), message
     assert problem in message
     assert "\n" not in message
-
-
-#: Characters a file refuses between tiles, which text must refuse too.
-SEPARATORS = {"vertical tab": "\x0b", "NUL": "\x00", "no-break space": "\xa0",
-              "line separator": "\u2028", "next line": "\x85"}  # fmt: skip
-
-
-@pytest.mark.parametrize("name", sorted(BAD) + sorted(SEPARATORS))
-def test_text_reads_as_its_file_reads(tmp_path, name):
-    # parse_puzzles of a file's text and read_puzzles of the file fail on the same line,
-    # for the same reason (text says "character" where a file says "byte").
-    if name in SEPARATORS:
-        text, line, problem = f"1\n3\n1b{SEPARATORS[name]}2b 3b\n", 3, ""
-    else:
-        text, line, problem = BAD[name]
-    path = tmp_path / "bad.in"
-    path.write_bytes(text.encode())
-    kwargs = {"k": 4, "n": 5} if name in ("colour beyond k", "value above n") else {}
-    with pytest.raises(PuzzleFileError) as from_file:
-        read_puzzles(path, **kwargs)
+    # The file's text reads as the file does: the same line, the same reason (text says
+    # "character" where a file says "byte").
     with pytest.raises(PuzzleFileError) as from_text:
         parse_puzzles(text, "bad.in", **kwargs)
-    assert str(from_file.value).startswith(f"{path}:{line}: ")
-    assert problem in str(from_file.value)
-    told = str(from_file.value).split(": ", 1)[1].replace("byte in file", "character in text")
+    told = message.split(": ", 1)[1].replace("byte in file", "character in text")
     assert str(from_text.value) == f"bad.in:{line}: {told}"
 
 
