@@ -200,7 +200,8 @@ def test_a_default_model_of_another_measure_is_refused_from_its_sidecar(tmp_path
     filtered = json.loads((tmp_path / "order.in.json").read_text())["filter"]
     assert filtered == {
         "used": False,
-        "reason": "the default model predicts the solver measure, not the search effort",
+        "reason": f"the model {tmp_path / 'other.skops'} predicts the solver measure, not the "
+        "search effort",
     }
 
 

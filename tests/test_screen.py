@@ -13,10 +13,13 @@ from rumdiff.learn import EffortScreen, screen_refusal
 
 def test_refusals_name_the_mismatch(trained):
     model, _ = trained  # G(4, 2, 20) without jokers, search labels (tests/conftest.py)
-    assert screen_refusal(model, k=4, m=2, n=20) is None
-    assert "G(4, 2, 13)" in screen_refusal(model, k=4, m=2, n=13)
-    assert "jokers" in screen_refusal(model, k=4, m=2, n=20, jokers=2)
-    assert "jokers" in screen_refusal(model, k=4, m=2, n=20, mode="turn")
+    side = model.metadata  # what its sidecar holds: no model need be loaded
+    assert screen_refusal(side, k=4, m=2, n=20) is None
+    assert "G(4, 2, 13)" in screen_refusal(side, k=4, m=2, n=13)
+    assert "jokers" in screen_refusal(side, k=4, m=2, n=20, jokers=2)
+    assert "jokers" in screen_refusal(side, k=4, m=2, n=20, mode="turn")
+    named = screen_refusal({**side, "label_by": "time"}, "m.skops", k=4, m=2, n=20)
+    assert named == "the model m.skops predicts the time measure, not the search effort"
 
 
 def test_class_rule_when_the_model_has_the_labels_thresholds(trained, monkeypatch):

@@ -119,10 +119,16 @@ def _check(args) -> None:
 
 def _screen(args, low: int, high: int | None):
     """The filter, the work from which an order uses it (``make_to_order``'s
-    ``screen_work``) and its sidecar entry: a model's, or None and why not."""
-    from rumdiff.learn import ModelError
+    ``screen_work``) and, unless it is deferred, its sidecar entry.
+
+    The model's sidecar says whether it can screen these candidates, without loading the
+    model. A model the user names is loaded now and screens from the first block, its
+    failure the user's to see; the default one is loaded only when an order calls it
+    (:class:`_ModelScreen`).
+    """
+    from rumdiff.learn import ModelError, screen_refusal
     from rumdiff.learn.prediction import missing_shipped_model, model_path
-    from rumdiff.learn.sidecar import covers, read_model_sidecar
+    from rumdiff.learn.sidecar import read_model_sidecar
 
     if args.no_filter:
         return None, 0, {"used": False, "reason": "--no-filter"}
@@ -130,50 +136,44 @@ def _screen(args, low: int, high: int | None):
     missing = missing_shipped_model(args.model)
     if missing:
         return None, 0, {"used": False, "reason": missing}
-    if args.model is not None:  # asked for: used from the first block, its failure the user's
-        screen = _ModelScreen(args, path, low, high)
-        screen.load()
-        return (screen if screen.screen else None), 0, screen.entry
-    try:  # its sidecar says whether it fits, without loading it
+    try:
         side = read_model_sidecar(path)
     except ModelError as error:
+        if args.model is not None:
+            raise UserError(str(error)) from None
+        # The default filter only saves searches; one this installation cannot load
+        # (another scikit-learn) does not stop the order.
         return None, 0, {"used": False, "reason": f"the default model cannot be used: {error}"}
-    if not covers(side, args.k, args.m, args.n, args.jokers, args.mode == "turn"):
-        reason = "these puzzles lie outside the default model's scope"
+    reason = screen_refusal(side, str(path), k=args.k, m=args.m, n=args.n, jokers=args.jokers,
+                            mode=args.mode)  # fmt: skip
+    if reason is not None:
         return None, 0, {"used": False, "reason": reason}
-    if side["label_by"] != "search":  # as screen_refusal says once loaded
-        reason = f"the default model predicts the {side['label_by']} measure, not the search effort"
-        return None, 0, {"used": False, "reason": reason}
-    return _ModelScreen(args, path, low, high), config.ORDER_SCREEN_WORK, None
+    screen = _ModelScreen(path, low, high, named=args.model is not None)
+    if args.model is None:
+        return screen, config.ORDER_SCREEN_WORK, None
+    screen.load()
+    return screen, 0, screen.entry
 
 
 class _ModelScreen:
     """A model's filter, loaded the first time an order calls it: until then, an order
     that never needs it pays neither scikit-learn's import nor the model's loading."""
 
-    def __init__(self, args, path, low: int, high: int | None):
-        self.args, self.path, self.low, self.high = args, path, low, high
+    def __init__(self, path, low: int, high: int | None, *, named: bool):
+        self.path, self.low, self.high, self.named = path, low, high, named
         self.screen = None
         self.entry = None  # the sidecar's, once loaded
 
     def load(self) -> None:
-        from rumdiff.learn import EffortScreen, ModelError, screen_refusal
+        from rumdiff.learn import EffortScreen, ModelError
         from rumdiff.learn.model import load_model
 
-        args = self.args
         try:
             model = load_model(self.path)
         except ModelError as error:
-            if args.model is not None:  # asked for: its failure is the user's to see
+            if self.named:  # asked for: its failure is the user's to see
                 raise UserError(str(error)) from None
-            # The default filter only saves searches; one this installation cannot load
-            # (another scikit-learn) does not stop the order.
             reason = f"the default model cannot be used: {error}"
-            self.entry = {"used": False, "reason": reason}
-            return
-        reason = screen_refusal(model, k=args.k, m=args.m, n=args.n, jokers=args.jokers,
-                                mode=args.mode)  # fmt: skip
-        if reason is not None:
             self.entry = {"used": False, "reason": reason}
             return
         self.screen = EffortScreen(model, self.low, self.high)
@@ -182,16 +182,16 @@ class _ModelScreen:
     def __call__(self, puzzles):
         if self.entry is None:
             self.load()
-        if self.screen is None:  # the model cannot screen these: search every candidate
+        if self.screen is None:  # the model cannot be loaded: search every candidate
             import numpy as np
 
             return np.ones(len(puzzles), dtype=bool)
         return self.screen(puzzles)
 
 
-def _filter_entry(screen, entry, result) -> dict:
-    """The sidecar's account of the filter, once the order is made."""
-    if entry is None:  # the default model's, deferred
+def _filter_entry(screen, entry, screened_from) -> dict:
+    """The sidecar's account of the filter: ``entry``, or the deferred screen's."""
+    if entry is None and screen is not None:
         entry = screen.entry
     if entry is None:
         return {
@@ -200,7 +200,7 @@ def _filter_entry(screen, entry, result) -> dict:
             f"{config.ORDER_SCREEN_WORK:,} transitions, cheaper than loading the model",
         }  # fmt: skip
     if entry["used"]:
-        return {**entry, "from_candidate": result.screened_from}
+        return {**entry, "from_candidate": screened_from}
     return entry
 
 
@@ -313,7 +313,7 @@ def run(args, command) -> int:
         advice = "ask for another class or --effort range"
         if not error.exhausted:
             advice = "raise --max-candidates, or " + advice
-        if screen is not None and (entry or screen.entry or {}).get("used"):
+        if _filter_entry(screen, entry, None)["used"]:
             advice += " (--no-filter searches every candidate)"
         raise UserError(f"{error}; {advice}") from None
     except SolverBudgetError as error:
@@ -321,7 +321,7 @@ def run(args, command) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     seconds = time.perf_counter() - began
-    filtered = _filter_entry(screen, entry, result)
+    filtered = _filter_entry(screen, entry, result.screened_from)
     try:
         with atomic_files(outputs) as (puzzles, solutions, sidecar):
             with open(puzzles, "w", encoding="ascii", newline="\n") as stream:

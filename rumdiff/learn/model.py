@@ -43,10 +43,10 @@ from rumdiff.learn.sidecar import (
     PICKLE_HINT,
     ModelError,
     covers,
+    family_text,
     features_fingerprint,
     file_sha256,
     read_model_sidecar,
-    scope_text,
     sidecar_path,
 )
 
@@ -99,9 +99,7 @@ class Model:
     @property
     def family_text(self) -> str:
         """The puzzles the model knows, in words."""
-        if self.scope is None:
-            return f"G({self.k}, {self.m}, {self.n})"
-        return scope_text(self.scope)
+        return family_text(self.metadata)
 
     def covers(self, k: int, m: int, n: int, jokers: int = 0, table: bool = False) -> bool:
         """Whether puzzles of G(k, m, n) with up to ``jokers`` jokers, and a table if

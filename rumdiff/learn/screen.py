@@ -15,24 +15,31 @@ import math
 import numpy as np
 
 from rumdiff import config
+from rumdiff.learn.sidecar import covers, family_text
 
 __all__ = ["EffortScreen", "screen_refusal"]
 
 
-def screen_refusal(model, *, k: int, m: int, n: int, jokers: int = 0, mode: str = "") -> str | None:
-    """Why ``model`` cannot screen candidates G(k, m, n) of this mode and jokers, or None
-    when it can."""
-    where = f" {model.path}" if model.path else ""
-    if not model.covers(k, m, n, jokers, table=mode == "turn"):
-        if model.scope is None and (k, m, n) == (model.k, model.m, model.n):
-            if not model.jokers:
+def screen_refusal(
+    metadata: dict, path: str = "", *, k: int, m: int, n: int, jokers: int = 0, mode: str = ""
+) -> str | None:
+    """Why the model of this sidecar (``metadata``, as :func:`read_model_sidecar` reads
+    it; ``path`` names the model) cannot screen candidates G(k, m, n) of this mode and
+    jokers, or None when it can. It reads the sidecar alone, so that an order can ask
+    before it loads the model."""
+    where = f" {path}" if path else ""
+    if not covers(metadata, k, m, n, jokers, table=mode == "turn"):
+        family = tuple(int(metadata[key]) for key in ("k", "m", "n"))
+        if metadata.get("scope") is None and (k, m, n) == family:
+            if not metadata.get("jokers", False):
                 return f"the model{where} was trained without jokers or a table"
-            most, table = model.metadata["most_jokers"], model.metadata["table"]
+            most, table = metadata["most_jokers"], metadata["table"]
             return (f"the model{where} was trained on at most {most} jokers"
                     f"{' with a table' if table else ' and no table'}")  # fmt: skip
-        return f"the model{where} knows {model.family_text}, not G({k}, {m}, {n})"
-    if model.label_by != "search":
-        return f"the model{where} predicts the {model.label_by} measure, not the search effort"
+        return f"the model{where} knows {family_text(metadata)}, not G({k}, {m}, {n})"
+    if metadata["label_by"] != "search":
+        label_by = metadata["label_by"]
+        return f"the model{where} predicts the {label_by} measure, not the search effort"
     return None
 
 

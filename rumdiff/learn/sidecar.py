@@ -237,6 +237,14 @@ def covers(metadata: dict, k: int, m: int, n: int, jokers: int = 0, table: bool 
     return inside and k * m <= scope["copies_per_value"] and jokers <= scope["jokers"][1]
 
 
+def family_text(metadata: dict) -> str:
+    """The puzzles a model of this sidecar knows, in words: its scope, or its family."""
+    scope = metadata.get("scope")
+    if scope is None:
+        return "G({}, {}, {})".format(*(int(metadata[key]) for key in ("k", "m", "n")))
+    return scope_text(scope)
+
+
 def scope_text(scope: dict) -> str:
     """A scope (:attr:`TrainingData.scope`, a model sidecar's) in words."""
     (k0, k1), (m0, m1), (n0, n1), (j0, j1) = (scope[key] for key in ("k", "m", "n", "jokers"))
