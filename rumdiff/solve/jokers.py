@@ -24,13 +24,7 @@ import numpy as np
 from rumdiff import config
 from rumdiff.puzzle import Puzzle
 from rumdiff.solve.arrangement import Arrangement, Group, Run
-from rumdiff.solve.engine.joker_rules import (
-    big_weight,
-    check_codes,
-    joker_rows,
-    joker_tables,
-    run_bits,
-)
+from rumdiff.solve.engine.joker_rules import kernel_rules, run_bits
 from rumdiff.solve.groups import group_value_table, joker_group_table, pair_code
 from rumdiff.solve.runstates import complete_run_states
 
@@ -71,17 +65,13 @@ def run_joker_dp(
     """
     from rumdiff.solve.engine._joker_passes import joker_search
 
-    arrays, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
-    x, need, values = joker_rows(puzzle, objective)
-    check_codes(puzzle, meld)
-    melding = (np.int64(meld), np.int64(big_weight(puzzle, objective)))
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     work = np.zeros(5, dtype=np.int64)
     best, status = joker_search(
-        x, need, values, puzzle.jokers, puzzle.table_jokers, melding, arrays, groups, pair,
-        group_value_table(puzzle.k, puzzle.m), puzzle.m, np.int64(lower),
-        (np.int64(max_states), np.int64(live[1]), np.int64(beam), np.int64(live[0])), path,
-        work,
+        *kernel_rules(puzzle, objective, meld), group_value_table(puzzle.k, puzzle.m),
+        puzzle.m, np.int64(lower),
+        (np.int64(max_states), np.int64(live[1]), np.int64(beam), np.int64(live[0])),
+        path, work,
     )  # fmt: skip
     traced = None if work[4] else path  # the best is ``lower``, whose path is not ours
     states, transitions, passes, high = (int(value) for value in work[:4])

@@ -175,11 +175,9 @@ def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile
     the reference search or the solver bounds (``_joker_bound``)."""
     from rumdiff.solve.engine._joker_bound import reference_ahead
     from rumdiff.solve.engine._jokers import joker_pass
-    from rumdiff.solve.engine.joker_rules import check_codes, joker_bound, joker_rows, joker_tables
+    from rumdiff.solve.engine.joker_rules import joker_bound, kernel_rules
 
-    check_codes(puzzle, meld)
-    tables, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
-    x, need, values = joker_rows(puzzle, "value")
+    x, need, values, *rest = kernel_rules(puzzle, "value", meld)
     if fast:
         ahead = joker_bound(puzzle)
     else:
@@ -188,8 +186,7 @@ def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     steps = np.zeros((2, (puzzle.n + 1) * (puzzle.k + 1) if profile else 0), dtype=np.int64)
     best, states, transitions, status = joker_pass(
-        x, need, values, ahead, puzzle.jokers, puzzle.table_jokers,
-        (np.int64(meld), np.int64(0)), tables, groups, pair, np.int64(aim),
+        x, need, values, ahead, *rest, np.int64(aim),
         (np.int64(budget[0]), np.int64(budget[1]), np.int64(beam), fast), path[0], path[1], steps,
     )  # fmt: skip
     return best, states, transitions, status, path[0], path[1], steps

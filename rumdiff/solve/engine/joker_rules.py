@@ -24,6 +24,7 @@ __all__ = [
     "joker_bound",
     "joker_rows",
     "joker_tables",
+    "kernel_rules",
     "run_bits",
     "undominated",
 ]
@@ -122,6 +123,21 @@ def joker_rows(puzzle: Puzzle, objective: str) -> tuple:
     values = np.zeros(puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big_weight(puzzle, objective)
     return x, need, values
+
+
+def kernel_rules(puzzle: Puzzle, objective: str = "value", meld: int = 0) -> tuple:
+    """The arguments of the jokers' rules that their kernels take first (``_jokers.
+    joker_pass`` with its ``ahead`` after ``values``, ``_joker_passes.joker_search`` as
+    they come): ``(x, need, values, jokers, owed, meld, tables, groups, pair)``, for the
+    rows of :func:`joker_rows` and a meld of ``meld`` points (0: none), checked by
+    :func:`check_codes`."""
+    check_codes(puzzle, meld)
+    tables, groups, pair = joker_tables(puzzle.k, puzzle.m, puzzle.jokers)
+    melding = (np.int64(meld), np.int64(big_weight(puzzle, objective)))
+    return (
+        *joker_rows(puzzle, objective), puzzle.jokers, puzzle.table_jokers, melding, tables,
+        groups, pair,
+    )  # fmt: skip
 
 
 def joker_bound(puzzle: Puzzle) -> np.ndarray:
