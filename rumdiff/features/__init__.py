@@ -13,7 +13,7 @@
   rows that transformer reads.
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from rumdiff.features.compute import (
     check_feature_set,
@@ -25,8 +25,9 @@ from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
 from rumdiff.features.flat import JOKERS_REFUSED, flatten_puzzles
 from rumdiff.features.jokers import JOKER_FEATURES, joker_features
 from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
+from rumdiff.lazy import lazy_names as _lazy_names
 
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from rumdiff.features.transformer import PuzzleFeatures
 
 __all__ = [
@@ -47,15 +48,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    # The transformer needs scikit-learn, whose import costs more than a second on 2
-    # cores; ``rumdiff features`` and ``solve`` never use it, so it loads on first use.
-    if name == "PuzzleFeatures":
-        from rumdiff.features.transformer import PuzzleFeatures
-
-        return PuzzleFeatures
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted({*globals(), "PuzzleFeatures"})
+# The transformer needs scikit-learn, whose import costs more than a second on 2 cores;
+# ``rumdiff features`` and ``solve`` never use it, so it loads on first use.
+__getattr__, __dir__ = _lazy_names(__name__, {"PuzzleFeatures": "transformer"}, globals())

@@ -14,8 +14,9 @@
 - ``screen``: a model as the cheap filter of puzzles made to order (:class:`EffortScreen`).
 """
 
-from importlib import import_module as _import_module
 from typing import TYPE_CHECKING as _TYPE_CHECKING
+
+from rumdiff.lazy import lazy_names as _lazy_names
 
 if _TYPE_CHECKING:
     from rumdiff.learn.archive import PickleWarning
@@ -62,12 +63,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(_import_module(f"{__name__}.{home}"), name)
-
-
-def __dir__():
-    return sorted({*(name for name in globals() if not name.startswith("_")), *_HOMES})
+__getattr__, __dir__ = _lazy_names(__name__, _HOMES, globals())
