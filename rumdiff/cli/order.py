@@ -121,10 +121,10 @@ def _screen(args, low: int, high: int | None):
     """The filter, the work from which an order uses it (``make_to_order``'s
     ``screen_work``) and, unless it is deferred, its sidecar entry.
 
-    The model's sidecar says whether it can screen these candidates, without loading the
-    model. A model the user names is loaded now and screens from the first block, its
-    failure the user's to see; the default one is loaded only when an order calls it
-    (:class:`_ModelScreen`).
+    The model's sidecar says whether it can screen these candidates. A model the user
+    names is loaded now, whether or not it can (its failure is the user's to see), and
+    screens from the first block; the default one is loaded only when an order calls it
+    (:class:`_ModelScreen`), and never when its sidecar refuses.
     """
     from rumdiff.learn import ModelError, screen_refusal
     from rumdiff.learn.prediction import missing_shipped_model, model_path
@@ -144,14 +144,15 @@ def _screen(args, low: int, high: int | None):
         # The default filter only saves searches; one this installation cannot load
         # (another scikit-learn) does not stop the order.
         return None, 0, {"used": False, "reason": f"the default model cannot be used: {error}"}
+    screen = _ModelScreen(path, low, high, named=args.model is not None)
+    if args.model is not None:
+        screen.load()  # a model the user names is checked whole: a failure is theirs to see
     reason = screen_refusal(side, str(path), k=args.k, m=args.m, n=args.n, jokers=args.jokers,
                             mode=args.mode)  # fmt: skip
     if reason is not None:
         return None, 0, {"used": False, "reason": reason}
-    screen = _ModelScreen(path, low, high, named=args.model is not None)
     if args.model is None:
         return screen, config.ORDER_SCREEN_WORK, None
-    screen.load()
     return screen, 0, screen.entry
 
 
