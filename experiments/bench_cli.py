@@ -28,8 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
-from rumdiff.puzzle import write_puzzles
+from rumdiff.puzzle import Game, write_puzzles
 
 #: The smallest program that loads a compiled numba kernel from the cache.
 KERNEL = """
@@ -76,10 +77,10 @@ def main(argv=None) -> int:
         folder = Path(folder)
         (folder / "kernel.py").write_text(KERNEL)
         one = generate(
-            1, k=4, m=2, n=100, mode="mixed", regime_weights=(0, 0, 1), seed=args.seed
+            1, Family(Game(4, 2, 100), "mixed", regime_weights=(0, 0, 1)), seed=args.seed
         ).puzzles
         write_puzzles(folder / "one.in", one)
-        many = generate(args.count, k=4, m=2, n=100, mode="mixed", seed=args.seed).puzzles
+        many = generate(args.count, Family(Game(4, 2, 100), "mixed"), seed=args.seed).puzzles
         write_puzzles(folder / "many.in", many)
         floors = [
             ("python, nothing", [sys.executable, "-c", "pass"]),

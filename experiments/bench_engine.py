@@ -45,6 +45,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.puzzle import Game, format_header, format_puzzles, read_puzzles
 from rumdiff.solve import solve
@@ -54,21 +55,16 @@ REPO = Path(__file__).resolve().parents[1]
 
 # name, generate() options, puzzles, what is timed: the fast solver or the reference search
 WORKLOADS = [
-    ("regime 3", {"mode": "mixed", "regime_weights": (0, 0, 1)}, 300, "solve"),
-    (
-        "worst G(4,3,100)",
-        {"k": 4, "m": 3, "n": 100, "mode": "fixed", "percentages": (20, 20, 20)},
-        40,
-        "solve",
-    ),
-    ("jokers G(4,2,100) j=2", {"mode": "simplex", "jokers": 2}, 10, "solve"),
-    ("turns G(4,2,13) j=2", {"n": 13, "mode": "turn", "jokers": 2}, 300, "solve"),
-    ("reference search", {"mode": "mixed"}, 300, "search"),
+    ("regime 3", Family(mode="mixed", regime_weights=(0, 0, 1)), 300, "solve"),
+    ("worst G(4,3,100)", Family(Game(4, 3, 100), "fixed", (20, 20, 20)), 40, "solve"),
+    ("jokers G(4,2,100) j=2", Family(mode="simplex", jokers=2), 10, "solve"),
+    ("turns G(4,2,13) j=2", Family(Game(n=13), "turn", jokers=2), 300, "solve"),
+    ("reference search", Family(mode="mixed"), 300, "search"),
 ]
 # Run only when named by --only: the joker schedule's hardest family, where the passes
 # before 43804c6 fell to the ILP (docs/decisions/jokers.md, "Two jokers in G(6, 3, 100)").
 EXTRA_WORKLOADS = [
-    ("jokers G(6,3,100) j=2", {"k": 6, "m": 3, "mode": "simplex", "jokers": 2}, 10, "solve"),
+    ("jokers G(6,3,100) j=2", Family(Game(6, 3), "simplex", jokers=2), 10, "solve"),
 ]
 NAMES = [name for name, *_ in WORKLOADS + EXTRA_WORKLOADS]
 
@@ -286,9 +282,9 @@ def main(argv=None) -> int:
     try:
         old = extract(args.before, scratch / "before")
         files, generated = [], []
-        for w, (_, spec, count, _) in enumerate(workloads):
+        for w, (_, family, count, _) in enumerate(workloads):
             count = max(1, round(count * args.count_scale))
-            generated.append(generate(count, seed=args.seed, **spec).puzzles)
+            generated.append(generate(count, family, seed=args.seed).puzzles)
             files.append(scratch / f"workload{w}.txt")
             write_workload(files[-1], generated[-1])
         began = time.perf_counter()

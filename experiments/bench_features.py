@@ -16,8 +16,10 @@ import argparse
 import time
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.features import compute_features
+from rumdiff.puzzle import Game
 from rumdiff.solve import search_effort
 
 #: The issue's target for 10,000 G(4, 2, 100) puzzles, in seconds.
@@ -30,7 +32,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=config.SEED)
     args = parser.parse_args()
-    puzzles = generate(args.count, k=4, m=2, n=100, mode="mixed", seed=args.seed).puzzles
+    puzzles = generate(args.count, Family(Game(4, 2, 100), "mixed"), seed=args.seed).puzzles
     compute_features(puzzles.copies[:10], m=2)  # compile (or load the cached kernels)
     print(
         f"{args.count:,} mixed G(4, 2, 100) puzzles, seed {args.seed}, "

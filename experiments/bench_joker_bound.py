@@ -26,8 +26,10 @@ import time
 import numpy as np
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.features import compute_features
+from rumdiff.puzzle import Game
 from rumdiff.solve import search_effort
 
 #: (k, m, n, mode, jokers) of the families timed: the mix's families that run the joker DP.
@@ -54,7 +56,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if args.width is not None:
         config.FEATURE_PROBE_WIDTH = args.width
-    warm = generate(2, k=4, m=2, n=13, mode="turn", jokers=2, seed=args.seed).puzzles
+    warm = generate(2, Family(Game(4, 2, 13), "turn", jokers=2), seed=args.seed).puzzles
     compute_features(warm, m=2, feature_set="scaled")  # compile outside the timing
     search_effort(warm[0])
     print("| family | puzzles | features, ms a puzzle | without the bound | reference search, "
@@ -64,11 +66,13 @@ def main(argv=None) -> None:
     budget, width = config.FEATURE_JOKER_BOUND_STATES, config.FEATURE_PROBE_WIDTH
     for k, m, n, mode, jokers in FAMILIES:
         count = args.count if n <= 50 else max(1, args.count // 6)
-        puzzles = generate(count, k=k, m=m, n=n, mode=mode, jokers=jokers, seed=args.seed).puzzles
+        puzzles = generate(
+            count, Family(Game(k, m, n), mode, jokers=jokers), seed=args.seed
+        ).puzzles
         started = time.perf_counter()
         features = compute_features(puzzles, m=m, feature_set="scaled")
         feature_seconds = time.perf_counter() - started
-        config.FEATURE_JOKER_BOUND_STATES = 0  # the pass stops after its first row
+        config.FEATURE_JOKER_BOUND_STATES = 1  # the pass stops at its first state
         config.FEATURE_PROBE_WIDTH = 1
         started = time.perf_counter()
         compute_features(puzzles, m=m, feature_set="scaled")

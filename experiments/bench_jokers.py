@@ -41,9 +41,10 @@ from pathlib import Path
 import numpy as np
 from bench_cli import fastest, rumdiff_command  # this folder's: times whole processes
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.data.turns import draw_turn
-from rumdiff.puzzle import Puzzle, Puzzles, write_puzzles
+from rumdiff.puzzle import Game, Puzzle, Puzzles, write_puzzles
 from rumdiff.solve import solve
 from rumdiff.solve.twins.ilp import solve_ilp
 
@@ -52,7 +53,7 @@ def turns(count: int, seed: int) -> list[Puzzle]:
     """Seeded turns of G(4, 2, 13) with 3..12 sets on the table."""
     rng = np.random.default_rng(seed)
     return [
-        draw_turn(rng, k=4, m=2, n=13, jokers=2, sets=int(rng.integers(3, 13)), rack=14)
+        draw_turn(rng, Game(4, 2, 13), jokers=2, sets=int(rng.integers(3, 13)), rack=14)
         for _ in range(count)
     ]
 
@@ -64,9 +65,7 @@ def opening_moves(count: int, seed: int, points: int, *, table: bool) -> list[Pu
     return [
         draw_turn(
             rng,
-            k=4,
-            m=2,
-            n=13,
+            Game(4, 2, 13),
             jokers=2,
             sets=int(rng.integers(3, 13)) if table else 0,
             rack=int(rng.integers(14, 31)),
@@ -77,7 +76,7 @@ def opening_moves(count: int, seed: int, points: int, *, table: bool) -> list[Pu
 
 def shares(count: int, seed: int) -> list[Puzzle]:
     """Seeded G(4, 2, 100) puzzles with simplex copy shares and two rack jokers."""
-    stack = generate(count, k=4, m=2, n=100, mode="simplex", seed=seed).puzzles
+    stack = generate(count, Family(Game(4, 2, 100), "simplex"), seed=seed).puzzles
     return [Puzzle(puzzle.copies, m=2, jokers=2) for puzzle in stack]
 
 

@@ -22,8 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
-from rumdiff.puzzle import Puzzles, format_puzzles
+from rumdiff.puzzle import Game, Puzzles, format_puzzles
 from rumdiff.solve import solve
 
 COMMANDS = {
@@ -35,7 +36,7 @@ COMMANDS = {
 
 def write_file(path: Path, megabytes: float, pool: str) -> int:
     """Write the benchmark file; return its number of puzzles."""
-    copies = generate(1_000, k=4, m=2, n=100, seed=0).puzzles.copies
+    copies = generate(1_000, Family(Game(4, 2, 100)), seed=0).puzzles.copies
     if pool == "easy":
         copies = copies[[solve(p).work.method == "bounds" for p in Puzzles(copies, m=2)]]
     body = format_puzzles(Puzzles(copies, m=2)).split("\n", 1)[1]  # without its count line

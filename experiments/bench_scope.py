@@ -22,7 +22,9 @@ import statistics
 import sys
 import time
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
+from rumdiff.puzzle import Game
 from rumdiff.solve import SolverBudgetError, solve
 from rumdiff.solve.twins.ilp import solve_ilp
 
@@ -44,7 +46,7 @@ def main(argv=None) -> int:
     options = {"mode": args.mode}
     if args.mode == "fixed":
         options["percentages"] = tuple(int(p) for p in args.percentages.split(","))
-    puzzles = generate(args.count, k=args.k, m=args.m, n=args.n, seed=args.seed, **options)
+    puzzles = generate(args.count, Family(Game(args.k, args.m, args.n), **options), seed=args.seed)
     solve(puzzles.puzzles[0])  # load the kernels before timing
     seconds, states, gave_up, fell_back, ilp_seconds, ilp_short = [], [], [], [], [], 0
     for index, puzzle in enumerate(puzzles.puzzles):

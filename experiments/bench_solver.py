@@ -14,7 +14,9 @@ import subprocess
 import sys
 import time
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
+from rumdiff.puzzle import Game
 from rumdiff.solve import solve
 from rumdiff.solve.twins.ilp import solve_ilp
 
@@ -62,12 +64,12 @@ def main(argv=None) -> int:
     parser.add_argument("--no-ilp", action="store_true", help="time only the rumdiff solver")
     args = parser.parse_args(argv)
 
-    warm = generate(1, k=4, m=2, n=100, seed=0).puzzles[0]
+    warm = generate(1, Family(Game(4, 2, 100)), seed=0).puzzles[0]
     solve(warm)  # JIT warm-up: load the compiled kernels before timing
     header = f"{'regime':28} {'solver':8} {'median s':>10} {'mean s':>10} {'max s':>10}"
     print(header + f" {'ILP/rumdiff (mean)':>20}")
     for name, k, m, options in REGIMES:
-        puzzles = generate(args.count, k=k, m=m, n=100, seed=args.seed, **options).puzzles
+        puzzles = generate(args.count, Family(Game(k, m, 100), **options), seed=args.seed).puzzles
         ours, ilp = [], []
         for puzzle in puzzles:
             started = time.perf_counter()

@@ -21,9 +21,11 @@ import math
 import numpy as np
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.data.order import effort_range
 from rumdiff.learn import default_model_path, load_model
+from rumdiff.puzzle import Game
 from rumdiff.solve import search_effort
 
 MARGINS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
@@ -35,7 +37,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=3_000)
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
-    puzzles = generate(args.count, k=4, m=2, n=100, mode="mixed", seed=args.seed).puzzles
+    puzzles = generate(args.count, Family(Game(4, 2, 100), "mixed"), seed=args.seed).puzzles
     model = load_model(default_model_path())
     X = model.features(puzzles)
     z = np.asarray(model.regressor.predict(X))

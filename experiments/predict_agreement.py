@@ -35,10 +35,12 @@ import pandas as pd
 from scipy.stats import spearmanr
 from sklearn.metrics import f1_score
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.data.labels import class_ranges, label_by_transitions
 from rumdiff.learn import load_model
 from rumdiff.learn.prediction import effort_in_class, model_path
+from rumdiff.puzzle import Game
 from rumdiff.report.tables import markdown_table
 from rumdiff.solve import search_effort
 
@@ -46,9 +48,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def families(count: int, seed: int, thesis: bool) -> list:
-    """(name, generate's keyword arguments) per family to draw."""
+    """(name, generate's arguments) per family to draw."""
     if thesis:
-        return [("G(4, 2, 100) mixed", dict(count=10 * count, mode="mixed", seed=seed))]
+        return [
+            ("G(4, 2, 100) mixed", dict(count=10 * count, family=Family(mode="mixed"), seed=seed))
+        ]
     options = argparse.ArgumentParser(add_help=False)
     for flag in ("-k", "-m", "-n", "--jokers", "--seed"):
         options.add_argument(flag, type=int, default=0)
@@ -58,8 +62,8 @@ def families(count: int, seed: int, thesis: bool) -> list:
     for i, line in enumerate(line for line in lines if line.strip() and line[0] != "#"):
         name, _, *rest = shlex.split(line)
         given = options.parse_args(rest)
-        shape = dict(k=given.k, m=given.m, n=given.n, mode=given.mode, jokers=given.jokers)
-        out.append((name, dict(count=count, seed=seed + i, **shape)))
+        family = Family(Game(given.k, given.m, given.n), given.mode, jokers=given.jokers)
+        out.append((name, dict(count=count, family=family, seed=seed + i)))
     return out
 
 

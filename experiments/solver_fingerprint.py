@@ -16,7 +16,9 @@ import argparse
 import hashlib
 import sys
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
+from rumdiff.puzzle import Game
 from rumdiff.solve import solve
 
 SHAPES = [
@@ -36,7 +38,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     digest = hashlib.sha256()
     for k, m, n, options in SHAPES:
-        for puzzle in generate(args.count, k=k, m=m, n=n, seed=args.seed, **options).puzzles:
+        for puzzle in generate(
+            args.count, Family(Game(k, m, n), **options), seed=args.seed
+        ).puzzles:
             s = solve(puzzle)
             work = (s.work.states, s.work.transitions, s.work.exact_passes)
             digest.update(repr((s.score, *work, s.lower, s.upper, s.arrangement)).encode())

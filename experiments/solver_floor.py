@@ -16,6 +16,7 @@ import argparse
 import statistics
 import time
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.solve import solve
 from rumdiff.solve.solver import warm_up_puzzle
@@ -37,7 +38,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    stack = generate(args.count, seed=args.seed, mode="mixed").puzzles
+    stack = generate(args.count, Family(mode="mixed"), seed=args.seed).puzzles
     puzzles = [stack[i] for i in range(args.count)]
     tiny = warm_up_puzzle()
     solve(tiny)  # compiled, or loaded from the cache, before the clock

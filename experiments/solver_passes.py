@@ -26,7 +26,9 @@ import time
 import numpy as np
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
+from rumdiff.puzzle import Game
 from rumdiff.solve import solve
 from rumdiff.solve._tiles import colour_runs, group_index, prepare, run_capacity, segment_bounds
 from rumdiff.solve.groups import group_value_table
@@ -63,7 +65,7 @@ def main(argv=None) -> int:
         "simplex": {"mode": "simplex"},
         "regime3": {"mode": "mixed", "regime_weights": (0, 0, 1)},
     }.get(args.mode, {"mode": "fixed", "percentages": (20,) * m})  # fmt: skip
-    puzzles = generate(args.count, k=k, m=m, n=n, seed=args.seed, **options).puzzles
+    puzzles = generate(args.count, Family(Game(k, m, n), **options), seed=args.seed).puzzles
     solve(puzzles[0])  # load the kernels first
     tables = run_states(m).kernel_tables
     gv = group_value_table(k, m)

@@ -18,28 +18,29 @@ import time
 
 import numpy as np
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.data.turns import generate_turns
-from rumdiff.puzzle import Puzzle
+from rumdiff.puzzle import Game, Puzzle
 from rumdiff.solve import solve
 
 FAMILIES = {
     "turns G(4,2,13) j=2": None,
-    "G(4,2,13) simplex j=2": dict(k=4, m=2, n=13, mode="simplex", jokers=2),
-    "G(3,1,50) simplex j=2": dict(k=3, m=1, n=50, mode="simplex", jokers=2),
-    "G(4,2,100) simplex j=1": dict(k=4, m=2, n=100, mode="simplex", jokers=1),
-    "G(4,2,100) simplex j=2": dict(k=4, m=2, n=100, mode="simplex", jokers=2),
-    "G(4,2,100) mixed j=2": dict(k=4, m=2, n=100, mode="mixed", jokers=2),
-    "G(4,3,100) simplex j=2": dict(k=4, m=3, n=100, mode="simplex", jokers=2),
-    "G(5,2,100) simplex j=2": dict(k=5, m=2, n=100, mode="simplex", jokers=2),
+    "G(4,2,13) simplex j=2": Family(Game(4, 2, 13), "simplex", jokers=2),
+    "G(3,1,50) simplex j=2": Family(Game(3, 1, 50), "simplex", jokers=2),
+    "G(4,2,100) simplex j=1": Family(Game(4, 2, 100), "simplex", jokers=1),
+    "G(4,2,100) simplex j=2": Family(Game(4, 2, 100), "simplex", jokers=2),
+    "G(4,2,100) mixed j=2": Family(Game(4, 2, 100), "mixed", jokers=2),
+    "G(4,3,100) simplex j=2": Family(Game(4, 3, 100), "simplex", jokers=2),
+    "G(5,2,100) simplex j=2": Family(Game(5, 2, 100), "simplex", jokers=2),
 }
 
 
-def _puzzles(options, count: int, seed: int) -> list[Puzzle]:
-    if options is None:
-        stack = generate_turns(count, k=4, m=2, n=13, jokers=2, seed=seed)[0]
+def _puzzles(family, count: int, seed: int) -> list[Puzzle]:
+    if family is None:
+        stack = generate_turns(count, Game(4, 2, 13), jokers=2, seed=seed)[0]
     else:
-        stack = generate(count, seed=seed, **options).puzzles
+        stack = generate(count, family, seed=seed).puzzles
     return [stack[i] for i in range(len(stack))]
 
 
@@ -54,8 +55,8 @@ def main() -> None:
     solve(Puzzle.from_tiles(["J", (1, 0), (2, 0)], k=4, m=2, n=13))  # compiled beforehand
     print(f"{args.count} puzzles a family, seed {args.seed}, least of {args.repeats} runs")
     print(f"{'family':24}" + "".join(f"{f'beam {b} ms':>14}" for b in beams) + "   last/first")
-    for name, options in FAMILIES.items():
-        puzzles = _puzzles(options, args.count, args.seed)
+    for name, family in FAMILIES.items():
+        puzzles = _puzzles(family, args.count, args.seed)
         best = dict.fromkeys(beams, np.inf)
         scores = {}
         for _ in range(args.repeats):

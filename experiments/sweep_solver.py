@@ -25,7 +25,9 @@ import statistics
 import sys
 import time
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
+from rumdiff.puzzle import Game
 from rumdiff.solve import SolverBudgetError, solve
 from rumdiff.solve.twins.ilp import solve_ilp
 
@@ -34,8 +36,8 @@ def _cell(k: int, m: int, mode: str, n: int, count: int, seed: int) -> dict:
     options = {"mode": "simplex"} if mode == "simplex" else {
         "mode": "fixed", "percentages": (20,) * m
     }  # fmt: skip
-    puzzles = generate(count, k=k, m=m, n=n, seed=seed, **options).puzzles
-    solve(generate(1, k=k, m=m, n=20, seed=0).puzzles[0])  # allocates this k, m's index
+    puzzles = generate(count, Family(Game(k, m, n), **options), seed=seed).puzzles
+    solve(generate(1, Family(Game(k, m, 20)), seed=0).puzzles[0])  # allocates this k, m's index
     ours, states, transitions, ilp, failed, short = [], [], [], [], 0, 0
     for puzzle in puzzles:
         started = time.perf_counter()
@@ -72,7 +74,7 @@ def main(argv=None) -> int:
     parser.add_argument("--k", default="4,5,6", help="colours to sweep, comma-separated")
     parser.add_argument("--m", default="1,2,3", help="copies to sweep, comma-separated")
     args = parser.parse_args(argv)
-    solve(generate(1, k=4, m=2, n=20, seed=0).puzzles[0])  # load the kernels first
+    solve(generate(1, Family(Game(4, 2, 20)), seed=0).puzzles[0])  # load the kernels first
     print(f"{args.count} puzzles a cell, n = {args.n}, seed {args.seed}\n")
     print("| k | m | copies | rumdiff mean / max ms | states mean / max | transitions mean / "
           "max | ILP mean / max ms | ILP / rumdiff | gave up | ILP short |")  # fmt: skip

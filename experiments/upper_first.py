@@ -16,6 +16,7 @@ import argparse
 import statistics
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.solve import solve
 from rumdiff.solve.engine import Rules, run_pass
@@ -26,7 +27,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    stack = generate(args.count, seed=args.seed, mode="mixed", regime_weights=(0, 0, 1))
+    stack = generate(args.count, Family(mode="mixed", regime_weights=(0, 0, 1)), seed=args.seed)
     rules = Rules("plain", pruning="fast")
     exact, beam, found = [], [], 0
     for index in range(args.count):

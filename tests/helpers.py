@@ -11,6 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rumdiff.data import Family
+from rumdiff.puzzle import Game
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 THESIS_EXAMPLES = SHARED / "data" / "thesis-examples"
@@ -40,7 +43,7 @@ def tiny_joker_puzzle(rng, kind):
         return Puzzle(copies, m=m, jokers=jokers, table=table,
                       table_jokers=int(rng.integers(0, jokers + 1)))  # fmt: skip
     if kind == "valid sets":
-        return draw_turn(rng, k=k, m=m, n=n, jokers=jokers, sets=2, rack=int(rng.integers(0, 6)))
+        return draw_turn(rng, Game(k, m, n), jokers=jokers, sets=2, rack=int(rng.integers(0, 6)))
     return Puzzle(np.zeros((n, k), dtype=int), m=m, jokers=jokers,
                   table_jokers=int(rng.integers(0, jokers + 1)))  # fmt: skip
 
@@ -109,7 +112,9 @@ def tiny_dataset(folder, *, count=300, seed=3, name="tiny.parquet"):
     from rumdiff.data import DatasetSpec, build_dataset
 
     path = folder / name
-    spec = DatasetSpec(count=count, n=20, seed=seed, solvers=("search", "solver"))
+    spec = DatasetSpec(
+        family=Family(Game(n=20)), count=count, seed=seed, solvers=("search", "solver")
+    )
     build_dataset(path, spec, jobs=1, thresholds=TINY_THRESHOLDS)
     return path
 

@@ -64,7 +64,8 @@ sys.path.insert(0, str(HERE))
 
 from helpers import random_copies  # noqa: E402
 
-from rumdiff.puzzle import encode_puzzle  # noqa: E402
+from rumdiff.data import Family  # noqa: E402
+from rumdiff.puzzle import Game, encode_puzzle  # noqa: E402
 
 DATA = HERE / "data"
 
@@ -111,10 +112,10 @@ def hard_cases():
     from rumdiff.data.generator import generate
 
     for name, k, m, n, count, options, seed in HARD:
-        for puzzle in generate(count, k=k, m=m, n=n, seed=seed, **options).puzzles:
+        for puzzle in generate(count, Family(Game(k, m, n), **options), seed=seed).puzzles:
             yield name, puzzle.copies, m
     for name, k, m, n, options, seed, index in SINGLES:
-        puzzles = generate(index + 1, k=k, m=m, n=n, seed=seed, **options).puzzles
+        puzzles = generate(index + 1, Family(Game(k, m, n), **options), seed=seed).puzzles
         yield name, puzzles[index].copies, m
 
 
@@ -122,13 +123,15 @@ def search_cases():
     """Yield stacks of puzzles: 1,000 mixed G(4, 2, 100), then small simplex shapes."""
     from rumdiff.data.generator import generate
 
-    yield generate(1000, k=4, m=2, n=100, mode="mixed", seed=2026).puzzles
+    yield generate(1000, Family(Game(4, 2, 100), "mixed"), seed=2026).puzzles
     for k in (3, 4, 5):
         for m in (1, 2, 3):
             for n in (13, 40):
-                yield generate(12, k=k, m=m, n=n, mode="simplex", seed=100 * k + 10 * m + n).puzzles
-    yield generate(12, k=6, m=2, n=30, mode="simplex", seed=7).puzzles
-    yield generate(12, k=6, m=3, n=12, mode="simplex", seed=8).puzzles
+                yield generate(
+                    12, Family(Game(k, m, n), "simplex"), seed=100 * k + 10 * m + n
+                ).puzzles
+    yield generate(12, Family(Game(6, 2, 30), "simplex"), seed=7).puzzles
+    yield generate(12, Family(Game(6, 3, 12), "simplex"), seed=8).puzzles
 
 
 def search_joker_cases():
@@ -137,11 +140,11 @@ def search_joker_cases():
     from rumdiff.data.generator import generate
     from rumdiff.puzzle import Puzzle, Puzzles
 
-    yield generate(60, k=4, m=2, n=13, mode="turn", jokers=2, seed=2211).puzzles
-    yield generate(12, k=4, m=2, n=13, mode="turn", jokers=4, seed=2212).puzzles
+    yield generate(60, Family(Game(4, 2, 13), "turn", jokers=2), seed=2211).puzzles
+    yield generate(12, Family(Game(4, 2, 13), "turn", jokers=4), seed=2212).puzzles
     for jokers in (1, 2):
-        yield generate(20, k=4, m=2, n=30, mode="simplex", jokers=jokers, seed=2213).puzzles
-    yield generate(4, k=4, m=2, n=100, mode="simplex", jokers=2, seed=2214).puzzles
+        yield generate(20, Family(Game(4, 2, 30), "simplex", jokers=jokers), seed=2213).puzzles
+    yield generate(4, Family(Game(4, 2, 100), "simplex", jokers=2), seed=2214).puzzles
     rng = np.random.default_rng(2215)
     small = []
     for _ in range(40):

@@ -23,6 +23,7 @@ from rumdiff.cli.progress import ProgressBar, format_duration
 from rumdiff.data import (
     DatasetError,
     DatasetSpec,
+    Family,
     build_dataset,
     dataset_columns,
     metadata_path,
@@ -35,7 +36,7 @@ from rumdiff.data import (
 from rumdiff.data.batch import solve_batch
 from rumdiff.data.generator import generate
 from rumdiff.data.labels import class_counts, compute_labels
-from rumdiff.puzzle import Puzzle, decode_puzzles, read_puzzles
+from rumdiff.puzzle import Game, Puzzle, decode_puzzles, read_puzzles
 from rumdiff.solve import search_effort, solve
 
 COUNT, CHUNK, SEED = 60, 20, 3
@@ -143,19 +144,20 @@ def test_jobs_do_not_change_the_rows(one_go, tmp_path):
 
 def test_other_shapes_and_modes(tmp_path):
     path = tmp_path / "small.csv"
-    spec = DatasetSpec(count=12, k=3, m=3, n=20, mode="simplex", seed=1, feature_set="none",
-                       chunk_size=5)  # fmt: skip
+    spec = DatasetSpec(
+        family=Family(Game(3, 3, 20), "simplex"), count=12, seed=1, feature_set="none", chunk_size=5
+    )
     build_dataset(path, spec, jobs=1)
     frame = read_dataset(path)
     assert list(frame.columns) == dataset_columns(3, [])
     assert np.allclose(frame[["p0", "p1", "p2", "p3"]].sum(axis=1), 1)
     assert (frame["regime"] == 0).all() and (frame["mode"] == "simplex").all()
-    assert np.array_equal(
-        decode_puzzles(frame["puzzle"], 3, 20), generate(12, k=3, m=3, n=20, mode="simplex",
-                                                         seed=1).puzzles.copies
-    )  # fmt: skip
+    drawn = generate(12, Family(Game(3, 3, 20), "simplex"), seed=1).puzzles.copies
+    assert np.array_equal(decode_puzzles(frame["puzzle"], 3, 20), drawn)
     fixed = tmp_path / "fixed.csv"
-    spec = DatasetSpec(count=5, mode="fixed", percentages=(10, 20), feature_set="none")
+    spec = DatasetSpec(
+        family=Family(mode="fixed", percentages=(10, 20)), count=5, feature_set="none"
+    )
     build_dataset(fixed, spec, jobs=1)
     assert np.allclose(read_dataset(fixed)[["p0", "p1", "p2"]], [0.1, 0.2, 0.7])
 
@@ -166,11 +168,13 @@ def test_joker_and_turn_datasets_keep_their_jokers_and_table(tmp_path):
 
     for mode, jokers, n in (("turn", 2, 13), ("simplex", 1, 20)):
         path = tmp_path / f"{mode}.csv"
-        spec = DatasetSpec(count=8, n=n, mode=mode, seed=2, jokers=jokers, chunk_size=3)
+        spec = DatasetSpec(
+            family=Family(Game(n=n), mode, jokers=jokers), count=8, seed=2, chunk_size=3
+        )
         build_dataset(path, spec, jobs=1)
         frame = read_dataset(path)
         puzzles = decode_games(frame["puzzle"], 4, n, m=2)
-        expected = generate(8, n=n, mode=mode, seed=2, jokers=jokers).puzzles
+        expected = generate(8, Family(Game(n=n), mode, jokers=jokers), seed=2).puzzles
         # The column holds each puzzle's tiles, jokers and table; the game's jokers are
         # the sidecar's parameters.
         assert [p.key() for p in puzzles] == [p.key() for p in expected]
@@ -377,14 +381,18 @@ def test_bad_arguments(tmp_path):
         ({"label_by": "size"}, "unknown label measure"),
         ({"solvers": ("ilp",)}, "unknown solver"),
         ({"thresholds": (1, 2, 3)}, "need 2 thresholds"),
-        ({"mode": "fixed"}, "fixed mode needs percentages"),
+        ({"seed": -1}, "seed must be"),
+        ({"family": (4, 2, 100)}, "family must be a Family"),
     ]
-    spec_fields = {"count", "repeats", "chunk_size", "beam_width", "feature_set", "mode", "solvers"}
+    spec_fields = {"count", "repeats", "chunk_size", "beam_width", "feature_set", "solvers",
+                   "seed", "family"}  # fmt: skip
     for change, message in cases:
         with pytest.raises(ValueError, match=message):
             spec = {key: value for key, value in change.items() if key in spec_fields}
             other = {key: value for key, value in change.items() if key not in spec_fields}
             build_dataset(tmp_path / "d.csv", replace(SPEC, **spec), **other)
+    with pytest.raises(ValueError, match="fixed mode needs percentages"):
+        Family(mode="fixed")
     with pytest.raises(DatasetError, match="unknown dataset extension '.txt'"):
         build_dataset(tmp_path / "d.txt", SPEC)
     assert list(tmp_path.iterdir()) == []
@@ -453,7 +461,7 @@ def test_cli_puzzles_only_writes_the_header_readers_take_the_shape_from(tmp_path
     assert main(argv) == 0
     assert path.read_text().startswith("# G(5, 3, 30) j=1\n5\n")
     read = read_puzzles(path)  # no shape given: the header's
-    expected = generate(5, k=5, m=3, n=30, mode="simplex", seed=4, jokers=1).puzzles
+    expected = generate(5, Family(Game(5, 3, 30), "simplex", jokers=1), seed=4).puzzles
     assert (read.k, read.m, read.n, read.game.jokers) == (5, 3, 30, 1)
     assert list(read) == list(expected)
     assert main(["features", str(path), "--joker-features", "--features", "thesis"]) == 0
@@ -476,7 +484,7 @@ def test_cli_puzzles_only_header_names_the_jokers_they_were_generated_with(
     assert path.read_text().splitlines()[0] == header
     read = read_puzzles(path)
     assert read.game.jokers == (jokers or config.MAX_JOKERS)  # none: the plain game's
-    expected = generate(6, k=4, m=2, n=13, mode=mode, seed=8, jokers=jokers).puzzles
+    expected = generate(6, Family(Game(4, 2, 13), mode, jokers=jokers), seed=8).puzzles
     assert read.game == expected.game and list(read) == list(expected)
 
 

@@ -6,7 +6,7 @@ import pytest
 from helpers import random_copies
 
 from rumdiff.data.turns import generate_turns
-from rumdiff.puzzle import Puzzle
+from rumdiff.puzzle import Game, Puzzle
 from rumdiff.solve import search_effort, solve
 from rumdiff.solve.engine import Pass, Rules, run_pass
 from rumdiff.solve.twins import solve_brute_force
@@ -57,7 +57,7 @@ def test_the_plain_rules_find_the_optimum_and_nothing_above_it(pruning):
 def test_the_reference_pass_counts_what_the_search_counts():
     # A joker puzzle whose table keeps the search to its two passes, aimed at every tile
     # and then at the table's points: the two public passes add up to its effort.
-    turns, _, _ = generate_turns(20, k=4, m=2, n=13, jokers=2, seed=9)
+    turns, _, _ = generate_turns(20, Game(4, 2, 13), jokers=2, seed=9)
     for row in range(len(turns)):
         turn = turns[row]
         effort = search_effort(turn)
@@ -72,7 +72,7 @@ def test_the_reference_pass_counts_what_the_search_counts():
 
 
 def test_a_beam_pass_profiles_its_steps_and_its_budget_stops_it():
-    turn = generate_turns(1, k=4, m=2, n=13, jokers=2, seed=4)[0][0]
+    turn = generate_turns(1, Game(4, 2, 13), jokers=2, seed=4)[0][0]
     done = run_pass(turn, Rules("jokers", "reference"), aim=0, beam=4, profile=True)
     made, kept = done.profile
     assert done.profile.shape == (2, (turn.n + 1) * (turn.k + 1))

@@ -7,7 +7,9 @@ import pandas as pd
 import pytest
 
 from rumdiff.cli import main
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
+from rumdiff.puzzle import Game
 from rumdiff.report.exploration import explore, grid_cells, write_explore
 from rumdiff.solve import search_effort, solve
 
@@ -41,7 +43,7 @@ def test_explore_means_match_the_solver(tiny):
     single = (tiny[["p0", "p1", "p2"]] == 100).any(axis=1)
     assert (tiny.loc[single, "puzzles"] == 1).all() and (tiny.loc[~single, "puzzles"] == 3).all()
     row = tiny[(tiny["grid"] == "zoom") & (tiny["p0"] == 5) & (tiny["p1"] == 5)].iloc[0]
-    puzzles = generate(3, mode="fixed", percentages=(5, 5), seed=2).puzzles
+    puzzles = generate(3, Family(mode="fixed", percentages=(5, 5)), seed=2).puzzles
     efforts = [search_effort(p) for p in puzzles]
     assert row["mean_transitions"] == np.mean([e.transitions for e in efforts])
     assert row["mean_states"] == np.mean([e.states for e in efforts])
@@ -57,7 +59,7 @@ def test_explore_does_not_depend_on_jobs(tiny):
 
 
 def test_write_explore(tiny, tmp_path):
-    written = write_explore(tiny, tmp_path / "out", k=4, m=2, n=100)
+    written = write_explore(tiny, tmp_path / "out", Game(4, 2, 100))
     assert [p.name for p in written] == ["explore.csv", "explore_full.png", "explore_zoom.png"]
     for png in written[1:]:
         assert png.read_bytes()[:8] == PNG and png.stat().st_size > 10_000
@@ -67,7 +69,7 @@ def test_write_explore(tiny, tmp_path):
 
 def test_explore_rejects_bad_arguments():
     with pytest.raises(ValueError, match="m >= 2"):
-        explore(m=1, **TINY)
+        explore(Game(4, 1, 100), **TINY)
     with pytest.raises(ValueError, match="samples"):
         explore(**{**TINY, "samples": 0})
     with pytest.raises(ValueError, match="grid step"):

@@ -14,6 +14,7 @@ from helpers import applicable_checks
 from sklearn.base import clone
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.features import (
     JOKER_FEATURES,
     JOKERS_REFUSED,
@@ -25,7 +26,7 @@ from rumdiff.features import (
     flatten_puzzles,
     joker_features,
 )
-from rumdiff.puzzle import Puzzle, Puzzles
+from rumdiff.puzzle import Game, Puzzle, Puzzles
 from rumdiff.solve._tiles import remove_isolated
 from rumdiff.solve.twins.brute_force import solve_brute_force
 
@@ -275,7 +276,7 @@ def test_joker_bound_is_the_reference_search_first_pass():
     from rumdiff.data.turns import generate_turns
     from rumdiff.solve import search_effort
 
-    turns, _, _ = generate_turns(60, k=4, m=2, n=13, jokers=2, seed=5)
+    turns, _, _ = generate_turns(60, Game(4, 2, 13), jokers=2, seed=5)
     got = joker_features(turns)
     seen = set()
     for row in range(len(turns)):
@@ -301,7 +302,7 @@ def test_joker_bound_equals_the_reference_first_pass(monkeypatch, budget):
     from rumdiff.solve.search import joker_passes
 
     monkeypatch.setattr(config, "FEATURE_JOKER_BOUND_STATES", budget)
-    stacks = [generate_turns(25, k=4, m=2, n=13, jokers=j, seed=40 + j)[0] for j in range(3)]
+    stacks = [generate_turns(25, Game(4, 2, 13), jokers=j, seed=40 + j)[0] for j in range(3)]
     stacks += [Puzzles.from_list([p]) for p in tiny_puzzles(31, 60) if not p.plain]
     decided = undecided = 0
     for stack in stacks:
@@ -320,7 +321,7 @@ def test_joker_bound_budget(monkeypatch):
     """Out of states, the pass decides nothing: neither met nor refuted."""
     from rumdiff.data.turns import generate_turns
 
-    turns, _, _ = generate_turns(10, k=4, m=2, n=13, jokers=2, seed=6)
+    turns, _, _ = generate_turns(10, Game(4, 2, 13), jokers=2, seed=6)
     monkeypatch.setattr(config, "FEATURE_JOKER_BOUND_STATES", 2)
     got = joker_features(turns)
     assert not got["joker_bound_met"].any() and not got["joker_bound_refuted"].any()
@@ -335,8 +336,8 @@ def test_probe_is_the_second_pass_when_it_keeps_every_state(monkeypatch):
     from rumdiff.data.turns import generate_turns
     from rumdiff.solve import search_effort
 
-    turns = [generate_turns(30, k=4, m=2, n=13, jokers=j, seed=60 + j)[0] for j in range(3)]
-    turns.append(generate_turns(30, k=3, m=2, n=30, jokers=1, seed=63)[0])
+    turns = [generate_turns(30, Game(4, 2, 13), jokers=j, seed=60 + j)[0] for j in range(3)]
+    turns.append(generate_turns(30, Game(3, 2, 30), jokers=1, seed=63)[0])
     sampled = [joker_features(stack) for stack in turns]
     monkeypatch.setattr(config, "FEATURE_PROBE_WIDTH", 10**6)
     whole = [joker_features(stack) for stack in turns]
@@ -374,7 +375,7 @@ def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept(mon
     from rumdiff.data.generator import generate
     from rumdiff.data.turns import generate_turns
 
-    turns, _, _ = generate_turns(40, k=4, m=2, n=13, jokers=2, seed=80)
+    turns, _, _ = generate_turns(40, Game(4, 2, 13), jokers=2, seed=80)
     got = joker_features(turns)
     for row in range(len(turns)):
         turn = turns[row]
@@ -388,7 +389,7 @@ def test_probe_growth_is_the_product_of_what_each_step_made_of_what_was_kept(mon
         assert got["joker_probe_growth"][row] == pytest.approx(expected, abs=1e-9)
         assert got["joker_probe_transitions"][row] == transitions
     assert (got["joker_probe_growth"] > 0.5).sum() > 10  # the beam cut these
-    simplex = generate(12, k=4, m=2, n=13, mode="simplex", jokers=2, seed=81).puzzles
+    simplex = generate(12, Family(Game(4, 2, 13), "simplex", jokers=2), seed=81).puzzles
     monkeypatch.setattr(config, "FEATURE_PROBE_WIDTH", 10**6)
     wide = joker_features(simplex)
     # A turn's table can always be placed (it is made of valid sets), so the whole pass
@@ -409,7 +410,7 @@ def test_joker_dp_profile_counts_the_states():
     a step keeps the beam's width of what it made, or up to twice on ties."""
     from rumdiff.data.turns import generate_turns
 
-    turns, _, _ = generate_turns(20, k=4, m=2, n=13, jokers=2, seed=70)
+    turns, _, _ = generate_turns(20, Game(4, 2, 13), jokers=2, seed=70)
     for row in range(len(turns)):
         for beam in (0, 8):
             states, _, (made, kept) = _second_pass(turns[row], 0, beam)

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.data.distinct import puzzle_keys
 from rumdiff.data.generator import GeneratedPuzzles, block_size, generate, redraw
-from rumdiff.puzzle import encode_puzzles
+from rumdiff.puzzle import Game, encode_puzzles
 
 
 def _same(a: GeneratedPuzzles, b: GeneratedPuzzles) -> bool:
@@ -31,17 +32,15 @@ def _concat(parts: list[GeneratedPuzzles]) -> dict[str, np.ndarray]:
     }
 
 
-def _sequential_twin(count, *, seed, **parameters):
+def _sequential_twin(count, family, *, seed):
     """Slow twin of generate: raw draws one index at a time, then redraw in order."""
     kept, copies, probabilities, redraws = set(), [], [], []
     for index in range(count):
-        raw = generate(1, start=index, seed=seed, **parameters)
+        raw = generate(1, family, start=index, seed=seed)
         puzzle, p, attempt = raw.puzzles.copies[0], raw.probabilities[0], 0
         while puzzle.tobytes() in kept:
             attempt += 1
-            regime = int(raw.regime[0])
-            keep = {key: parameters[key] for key in ("k", "m", "n", "mode", "percentages")}
-            puzzle, p = redraw(seed, index, attempt, regime=regime, **keep)
+            puzzle, p = redraw(seed, index, attempt, family, regime=int(raw.regime[0]))
         kept.add(puzzle.tobytes())
         copies.append(puzzle)
         probabilities.append(p)
@@ -55,25 +54,25 @@ def _sequential_twin(count, *, seed, **parameters):
 @pytest.mark.parametrize("mode", ["mixed", "simplex", "fixed"])
 def test_same_seed_same_puzzles(mode):
     percentages = (30, 20) if mode == "fixed" else None
-    a = generate(500, mode=mode, seed=7, percentages=percentages)
-    b = generate(500, mode=mode, seed=7, percentages=percentages)
-    c = generate(500, mode=mode, seed=8, percentages=percentages)
+    a = generate(500, Family(mode=mode, percentages=percentages), seed=7)
+    b = generate(500, Family(mode=mode, percentages=percentages), seed=7)
+    c = generate(500, Family(mode=mode, percentages=percentages), seed=8)
     assert _same(a, b)
     assert not np.array_equal(a.puzzles.copies, c.puzzles.copies)
 
 
 def test_known_values_do_not_drift():
     # Guards the definition of the streams: a change here changes every dataset.
-    g = generate(3, k=2, m=2, n=4, mode="simplex", seed=0)
+    g = generate(3, Family(Game(2, 2, 4), "simplex"), seed=0)
     assert encode_puzzles(g.puzzles.copies) == ["02010101", "12211021", "00210102"]
     assert g.probabilities[0].round(6).tolist() == [0.565132, 0.370301, 0.064567]
-    g = generate(2, k=2, m=3, n=3, mode="mixed", seed=1)
+    g = generate(2, Family(Game(2, 3, 3), "mixed"), seed=1)
     assert encode_puzzles(g.puzzles.copies) == ["322122", "323332"]
     assert g.regime.tolist() == [3, 3]
 
 
 def test_window_of_a_run_equals_slice_of_the_run():
-    size = block_size(4, 100)
+    size = block_size(Game(4, 2, 100))
     whole = generate(2 * size + 50, seed=3)
     clean = np.flatnonzero(whole.redraws == 0)  # redrawn puzzles may differ in a window
     for start, count in [(0, 1), (5, 10), (size - 3, 7), (size, size), (2 * size + 10, 40)]:
@@ -86,21 +85,20 @@ def test_window_of_a_run_equals_slice_of_the_run():
 
 
 @pytest.mark.parametrize(
-    ("count", "parameters"),
+    ("count", "family"),
     [
-        (6000, {"k": 4, "m": 2, "n": 100, "mode": "mixed"}),
-        (3000, {"k": 3, "m": 3, "n": 7, "mode": "simplex"}),
-        (25, {"k": 1, "m": 2, "n": 3, "mode": "simplex"}),  # 27 puzzles exist: many redraws
-        (60, {"k": 2, "m": 1, "n": 3, "mode": "mixed", "regime_weights": (1, 0, 0)}),
+        (6000, Family(Game(4, 2, 100), "mixed")),
+        (3000, Family(Game(3, 3, 7), "simplex")),
+        (25, Family(Game(1, 2, 3), "simplex")),  # 27 puzzles exist: many redraws
+        (60, Family(Game(2, 1, 3), "mixed", regime_weights=(1, 0, 0))),
     ],
 )
-def test_chunked_generation_equals_one_go(count, parameters):
-    whole = generate(count, seed=11, **parameters)
+def test_chunked_generation_equals_one_go(count, family):
+    whole = generate(count, family, seed=11)
     seen: set[bytes] = set()
     cuts = [0, 1, 2, count // 3, count // 3 + 1, count - 1, count]
     parts = [
-        generate(b - a, seed=11, start=a, seen=seen, **parameters)
-        for a, b in itertools.pairwise(cuts)
+        generate(b - a, family, seed=11, start=a, seen=seen) for a, b in itertools.pairwise(cuts)
     ]
     joined = _concat(parts)
     assert np.array_equal(joined["copies"], whole.puzzles.copies)
@@ -122,10 +120,10 @@ def test_chunked_generation_equals_one_go(count, parameters):
 def test_uniqueness_matches_sequential_twin(parameters):
     count = (parameters["m"] + 1) ** (parameters["k"] * parameters["n"]) * 3 // 4
     weights = (1, 0, 0) if parameters["mode"] == "mixed" else config.REGIME_WEIGHTS
-    fast = generate(count, seed=5, regime_weights=weights, **parameters)
-    copies, probabilities, redraws = _sequential_twin(
-        count, seed=5, regime_weights=weights, **parameters
-    )
+    game = Game(*(parameters[key] for key in ("k", "m", "n")))
+    family = Family(game, parameters["mode"], parameters["percentages"], weights)
+    fast = generate(count, family, seed=5)
+    copies, probabilities, redraws = _sequential_twin(count, family, seed=5)
     assert fast.duplicates_redrawn > 0
     assert np.array_equal(fast.puzzles.copies, copies)
     assert np.array_equal(fast.probabilities, probabilities)
@@ -134,9 +132,9 @@ def test_uniqueness_matches_sequential_twin(parameters):
 
 
 def test_redraw_is_pure_and_depends_on_attempt():
-    a = redraw(3, 10, 1, k=4, m=2, n=20, mode="mixed", regime=2)
-    b = redraw(3, 10, 1, k=4, m=2, n=20, mode="mixed", regime=2)
-    c = redraw(3, 10, 2, k=4, m=2, n=20, mode="mixed", regime=2)
+    a = redraw(3, 10, 1, Family(Game(4, 2, 20), "mixed"), regime=2)
+    b = redraw(3, 10, 1, Family(Game(4, 2, 20), "mixed"), regime=2)
+    c = redraw(3, 10, 2, Family(Game(4, 2, 20), "mixed"), regime=2)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
     assert not np.array_equal(a[0], c[0])
     assert a[0].shape == (20, 4) and a[1].shape == (3,)
@@ -154,9 +152,9 @@ def test_default_run_is_unique_and_reports_redraws():
 
 
 def test_seen_excludes_earlier_puzzles():
-    first = generate(20, k=1, m=1, n=5, mode="simplex", seed=2)
+    first = generate(20, Family(Game(1, 1, 5), "simplex"), seed=2)
     seen = set(puzzle_keys(first.puzzles.copies))
-    more = generate(10, k=1, m=1, n=5, mode="simplex", seed=9, seen=seen)
+    more = generate(10, Family(Game(1, 1, 5), "simplex"), seed=9, seen=seen)
     before = {p.tobytes() for p in first.puzzles.copies}
     assert not any(p.tobytes() in before for p in more.puzzles.copies)
     assert len(seen) == 30
@@ -164,12 +162,12 @@ def test_seen_excludes_earlier_puzzles():
 
 def test_too_few_distinct_puzzles():
     with pytest.raises(ValueError, match="distinct"):
-        generate(9, k=1, m=1, n=3, mode="simplex")
+        generate(9, Family(Game(1, 1, 3), "simplex"))
     with pytest.raises(ValueError, match="distinct"):
-        generate(2, k=4, m=2, n=10, mode="fixed", percentages=(0, 0))
+        generate(2, Family(Game(4, 2, 10), "fixed", percentages=(0, 0)))
     with pytest.raises(ValueError, match="distinct"):
-        generate(1, k=1, m=1, n=1, mode="simplex", seen={b"\x00", b"\x01"})
-    assert generate(8, k=1, m=1, n=3, mode="simplex").puzzles.copies.shape == (8, 3, 1)
+        generate(1, Family(Game(1, 1, 1), "simplex"), seen={b"\x00", b"\x01"})
+    assert generate(8, Family(Game(1, 1, 3), "simplex")).puzzles.copies.shape == (8, 3, 1)
 
 
 def test_puzzle_keys_distinguish_all_small_puzzles():
@@ -185,7 +183,7 @@ def test_puzzle_keys_distinguish_all_small_puzzles():
     ("m", "percentages"), [(1, (25,)), (2, (20, 30)), (3, (10, 20, 30)), (2, (0, 50))]
 )
 def test_fixed_mode_percentages_hold_on_average(m, percentages):
-    g = generate(1000, k=4, m=m, n=50, mode="fixed", percentages=percentages, seed=4)
+    g = generate(1000, Family(Game(4, m, 50), "fixed", percentages=percentages), seed=4)
     expected = np.append(percentages, 100 - sum(percentages)) / 100
     counts = np.bincount(g.puzzles.copies.ravel(), minlength=m + 1) / g.puzzles.copies.size
     # 200,000 cells: a standard error below 0.0012, so 0.006 is five of them.
@@ -195,14 +193,14 @@ def test_fixed_mode_percentages_hold_on_average(m, percentages):
 
 
 def test_fixed_mode_never_draws_a_zero_probability():
-    g = generate(50, k=4, m=3, n=30, mode="fixed", percentages=(0, 60, 40), seed=1)
+    g = generate(50, Family(Game(4, 3, 30), "fixed", percentages=(0, 60, 40)), seed=1)
     assert set(np.unique(g.puzzles.copies)) == {1, 2}
 
 
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_mixed_mode_regimes_and_ranges(m):
     # n = 100: few redraws, which favour percentages that make varied puzzles.
-    g = generate(20_000, k=4, m=m, n=100, mode="mixed", seed=6)
+    g = generate(20_000, Family(Game(4, m, 100), "mixed"), seed=6)
     shares = np.bincount(g.regime, minlength=4)[1:] / len(g)
     assert np.allclose(shares, config.REGIME_WEIGHTS, atol=0.01)
     p = g.probabilities * 100
@@ -222,13 +220,13 @@ def test_mixed_mode_regimes_and_ranges(m):
 
 
 def test_mixed_mode_cells_follow_their_probabilities():
-    g = generate(3000, k=4, m=2, n=100, seed=8)
+    g = generate(3000, Family(Game(4, 2, 100)), seed=8)
     observed = np.stack([(g.puzzles.copies == c).mean(axis=(1, 2)) for c in range(3)], axis=1)
     assert np.allclose(observed.mean(axis=0), g.probabilities.mean(axis=0), atol=0.003)
 
 
 def test_regime_weights_are_settable():
-    g = generate(2000, k=4, m=2, n=30, seed=2, regime_weights=(0, 3, 1))
+    g = generate(2000, Family(Game(4, 2, 30), regime_weights=(0, 3, 1)), seed=2)
     shares = np.bincount(g.regime, minlength=4) / len(g)
     assert shares[0] == 0 and shares[1] == 0
     assert shares[2] == pytest.approx(0.75, abs=0.04)
@@ -236,7 +234,7 @@ def test_regime_weights_are_settable():
 
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_simplex_probabilities(m):
-    g = generate(20_000, k=4, m=m, n=10, mode="simplex", seed=3)
+    g = generate(20_000, Family(Game(4, m, 10), "simplex"), seed=3)
     p = g.probabilities
     assert p.shape == (len(g), m + 1)
     assert np.all(p >= 0)
@@ -248,10 +246,10 @@ def test_simplex_probabilities(m):
 
 
 def test_zero_count_and_shapes():
-    g = generate(0, k=3, m=3, n=5, mode="simplex")
+    g = generate(0, Family(Game(3, 3, 5), "simplex"))
     assert len(g) == 0 and g.puzzles.copies.shape == (0, 5, 3)
     assert g.probabilities.shape == (0, 4) and g.duplicates_redrawn == 0
-    g = generate(4, k=6, m=3, n=config.MAX_N, mode="simplex", start=10**6)
+    g = generate(4, Family(Game(6, 3, config.MAX_N), "simplex"), start=10**6)
     assert g.puzzles.copies.shape == (4, config.MAX_N, 6)
     assert g.puzzles.copies.dtype == np.int8
 
@@ -292,36 +290,39 @@ def test_zero_count_and_shapes():
 def test_invalid_arguments_raise_value_error(arguments):
     arguments = {"count": 3, **arguments}
     count = arguments.pop("count")
+    shape = {key: arguments.pop(key) for key in ("k", "m", "n") if key in arguments}
+    options = ("mode", "percentages", "regime_weights", "jokers")
+    drawn = {key: arguments.pop(key) for key in options if key in arguments}
     with pytest.raises(ValueError):
-        generate(count, **arguments)
+        generate(count, Family(Game(**shape), **drawn), **arguments)
 
 
 def test_invalid_redraw_arguments():
     with pytest.raises(ValueError):
         redraw(0, 0, 0)  # attempts start at 1
     with pytest.raises(ValueError):
-        redraw(0, 0, 1, mode="mixed", regime=0)
+        redraw(0, 0, 1, Family(mode="mixed"), regime=0)
     with pytest.raises(ValueError):
-        redraw(0, -1, 1, mode="simplex")
+        redraw(0, -1, 1, Family(mode="simplex"))
 
 
 def test_failed_generation_leaves_seen_unchanged(monkeypatch):
     monkeypatch.setattr(config, "GENERATE_MAX_REDRAWS", 2)
-    seen = set(puzzle_keys(generate(5, k=1, m=2, n=3, mode="simplex", seed=1).puzzles.copies))
+    seen = set(puzzle_keys(generate(5, Family(Game(1, 2, 3), "simplex"), seed=1).puzzles.copies))
     before = set(seen)
     with pytest.raises(ValueError, match="redraws"):
-        generate(22, k=1, m=2, n=3, mode="simplex", seed=2, seen=seen)
+        generate(22, Family(Game(1, 2, 3), "simplex"), seed=2, seen=seen)
     assert seen == before
 
 
 def test_jokers_join_every_puzzle_and_change_nothing_else():
-    plain = generate(30, k=4, m=2, n=20, mode="simplex", seed=4)
-    jokers = generate(30, k=4, m=2, n=20, mode="simplex", seed=4, jokers=2)
+    plain = generate(30, Family(Game(4, 2, 20), "simplex"), seed=4)
+    jokers = generate(30, Family(Game(4, 2, 20), "simplex", jokers=2), seed=4)
     assert np.array_equal(plain.puzzles.copies, jokers.puzzles.copies)
     assert plain.puzzles.plain and (jokers.puzzles.jokers == 2).all()
     assert jokers.puzzles.table is None and jokers.puzzles.table_jokers is None
     with pytest.raises(ValueError, match="jokers"):
-        generate(3, jokers=config.MAX_JOKERS + 1)
+        generate(3, Family(jokers=config.MAX_JOKERS + 1))
 
 
 @pytest.mark.parametrize("mode", ["mixed", "simplex", "turn"])
@@ -333,10 +334,10 @@ def test_the_puzzles_game_holds_their_jokers_and_their_file_says_so(mode):
     headers = {2: "# G(4, 2, 13) j=2", 1: "# G(4, 2, 13) j=1", 0: "# G(4, 2, 13)"}
     for jokers, header in headers.items():
         game = Game(4, 2, 13, jokers=jokers or config.MAX_JOKERS)
-        run = generate(12, k=4, m=2, n=13, mode=mode, seed=6, jokers=jokers)
+        run = generate(12, Family(Game(4, 2, 13), mode, jokers=jokers), seed=6)
         assert run.puzzles.game == game and all(p.game == game for p in run.puzzles)
         assert repr(run).startswith(f"GeneratedPuzzles(12 x {game}, mode=")
-        assert generate(0, k=4, m=2, n=13, mode=mode, jokers=jokers).puzzles.game == game
+        assert generate(0, Family(Game(4, 2, 13), mode, jokers=jokers)).puzzles.game == game
         text = format_puzzles(run.puzzles, header=True)
         assert text.splitlines()[0] == header
         read = parse_puzzles(text)
@@ -349,16 +350,16 @@ def test_a_turns_game_holds_the_jokers_of_its_box():
 
     rng = np.random.default_rng(3)
     assert draw_turn(rng, jokers=2).game == Game(4, 2, 13, jokers=2)
-    assert draw_turn(rng, k=3, m=1, n=20, jokers=1).game == Game(3, 1, 20, jokers=1)
+    assert draw_turn(rng, Game(3, 1, 20), jokers=1).game == Game(3, 1, 20, jokers=1)
     assert draw_turn(rng, jokers=0).game == Game(4, 2, 13)
 
 
 def test_turn_mode_draws_placeable_tables_reproducibly():
     from rumdiff.solve import solve
 
-    run = generate(40, k=4, m=2, n=13, mode="turn", jokers=2, seed=9)
+    run = generate(40, Family(Game(4, 2, 13), "turn", jokers=2), seed=9)
     assert run.mode == "turn" and (run.regime == 0).all()
-    again = generate(15, k=4, m=2, n=13, mode="turn", jokers=2, seed=9, start=25)
+    again = generate(15, Family(Game(4, 2, 13), "turn", jokers=2), seed=9, start=25)
     for one, other in zip(list(run.puzzles)[25:], again.puzzles, strict=True):
         assert one == other  # a turn depends on its seed and index only
     assert len({p.key for p in run.puzzles}) == 40
@@ -369,4 +370,4 @@ def test_turn_mode_draws_placeable_tables_reproducibly():
         assert puzzle.table is not None and puzzle.jokers <= 2
         assert solve(puzzle).feasible  # the sets drawn place the table
     with pytest.raises(ValueError, match="percentages"):
-        generate(2, mode="turn", percentages=(10, 10))
+        generate(2, Family(mode="turn", percentages=(10, 10)))

@@ -7,7 +7,7 @@ from make_golden import read_golden, read_tile_line
 
 from rumdiff import config
 from rumdiff.data.turns import draw_turn
-from rumdiff.puzzle import Puzzle, PuzzleFileError, Puzzles, format_puzzles, parse_puzzles
+from rumdiff.puzzle import Game, Puzzle, PuzzleFileError, Puzzles, format_puzzles, parse_puzzles
 from rumdiff.solve import solve
 from rumdiff.solve.arrangement import InvalidArrangement
 from rumdiff.solve.engine import STATUSES
@@ -220,7 +220,7 @@ def test_passes_that_start_small_and_grow_find_the_optimum(live):
         k, m, n = int(rng.integers(3, 6)), int(rng.integers(1, 4)), int(rng.integers(5, 25))
         jokers = int(rng.integers(1, 3))
         if rng.random() < 0.3:
-            puzzle = draw_turn(rng, k=k, m=m, n=n, jokers=jokers, sets=3, rack=8)
+            puzzle = draw_turn(rng, Game(k, m, n), jokers=jokers, sets=3, rack=8)
         else:
             copies = (rng.random((n, k)) < rng.random()) * rng.integers(1, m + 1, (n, k))
             puzzle = Puzzle(copies, m=m, jokers=jokers)

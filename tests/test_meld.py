@@ -21,8 +21,9 @@ def _tiny(rng) -> Puzzle:
     and jokers, under a meld of 1 to 2n - 1 points."""
     k, m, n = int(rng.integers(3, 6)), int(rng.integers(1, 3)), int(rng.integers(3, 9))
     sets = int(rng.integers(0, 3))
-    turn = draw_turn(rng, k=k, m=m, n=n, jokers=int(rng.integers(0, 4)), sets=sets,
-                     rack=int(rng.integers(3, 10)))  # fmt: skip
+    turn = draw_turn(
+        rng, Game(k, m, n), jokers=int(rng.integers(0, 4)), sets=sets, rack=int(rng.integers(3, 10))
+    )
     return turn.with_meld(int(rng.integers(1, 2 * n)))
 
 
@@ -71,7 +72,7 @@ def _real_racks(seed: int, count: int):
     rng = np.random.default_rng(seed)
     for i in range(count):
         sets = 0 if i % 2 else int(rng.integers(1, 8))
-        yield draw_turn(rng, k=4, m=2, n=13, jokers=2, sets=sets, rack=int(rng.integers(14, 31)))
+        yield draw_turn(rng, Game(4, 2, 13), jokers=2, sets=sets, rack=int(rng.integers(14, 31)))
 
 
 def test_engine_equals_ilp_on_real_game_racks_and_turns():

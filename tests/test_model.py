@@ -15,6 +15,7 @@ from rumdiff.learn.model import (
     save_model,
     sidecar_path,
 )
+from rumdiff.puzzle import Game
 
 
 @pytest.fixture
@@ -34,10 +35,11 @@ def _edit_sidecar(path, **changes):
     side.write_text(json.dumps(metadata))
 
 
-def _puzzles(n=20, count=50, seed=11, **options):
-    from rumdiff.data.generator import generate
+def _puzzles(n=20, count=50, seed=11, k=4, m=2):
+    from rumdiff.data import Family, generate
+    from rumdiff.puzzle import Game
 
-    return generate(count, n=n, seed=seed, **options).puzzles
+    return generate(count, Family(Game(k, m, n)), seed=seed).puzzles
 
 
 def test_round_trip(trained):
@@ -64,7 +66,7 @@ def test_sidecar_records_what_prediction_needs(trained):
     assert metadata["sklearn_version"] == sklearn.__version__
     assert metadata["feature_set"] == "all"
     assert metadata["feature_names"] == feature_names("all", k=4, m=2)
-    assert metadata["features_sha256"] == features_fingerprint("all", k=4, m=2, n=20)
+    assert metadata["features_sha256"] == features_fingerprint("all", Game(4, 2, 20))
     assert metadata["label_by"] == "search" and metadata["thresholds"] == [44_000, 280_000]
     assert metadata["effort"] == "search_transitions" and "beam_width" not in metadata
     assert (metadata["k"], metadata["m"], metadata["n"]) == (4, 2, 20)

@@ -15,8 +15,10 @@ import pytest
 from helpers import PEAK_MB, linux, run_capped
 
 from rumdiff.cli import main
+from rumdiff.data import Family
 from rumdiff.learn import load_model
 from rumdiff.learn.model import ModelError, file_sha256, sidecar_path
+from rumdiff.puzzle import Game
 
 
 class _Payload:
@@ -93,7 +95,7 @@ def test_a_trusted_legacy_pickle_loads_with_a_warning_and_converts_exactly(train
         loaded.regressor.named_steps["forest"].n_jobs = 1
     from rumdiff.data.generator import generate
 
-    puzzles = generate(200, n=20, seed=3).puzzles
+    puzzles = generate(200, Family(Game(n=20)), seed=3).puzzles
     assert np.array_equal(old.predict_proba(puzzles), new.predict_proba(puzzles))
     assert np.array_equal(old.predict_effort(puzzles), new.predict_effort(puzzles))
 

@@ -6,15 +6,17 @@ import numpy as np
 import pytest
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.data.order import OrderError, effort_range, make_to_order, range_text
+from rumdiff.puzzle import Game
 from rumdiff.solve import search_effort
 
 #: A range G(4, 2, 13) reaches often (its search efforts go up to about 1.8 million).
 LOW, HIGH = 10_000, 300_000
-SMALL = dict(k=4, m=2, n=13, seed=3)
+SMALL = dict(family=Family(Game(4, 2, 13)), seed=3)
 #: A family too small for the hard class: G(3, 1, 13) needs a few thousand transitions.
-TINY = dict(k=3, m=1, n=13, seed=3)
+TINY = dict(family=Family(Game(3, 1, 13)), seed=3)
 
 
 def _measured(puzzles) -> list[int]:
@@ -48,7 +50,7 @@ def test_same_seed_same_puzzles_whatever_the_jobs(monkeypatch):
     two = make_to_order(3, LOW, HIGH, **SMALL, jobs=2)
     assert np.array_equal(one.puzzles.copies, two.puzzles.copies)
     assert (one.drawn, one.searched, one.blocks) == (two.drawn, two.searched, two.blocks)
-    other = make_to_order(3, LOW, HIGH, k=4, m=2, n=13, seed=4)
+    other = make_to_order(3, LOW, HIGH, Family(Game(4, 2, 13)), seed=4)
     assert not np.array_equal(one.puzzles.copies, other.puzzles.copies)
 
 
@@ -182,7 +184,7 @@ def test_a_first_block_with_none_in_range_calls_the_screen_at_once():
 def test_turns_with_jokers_to_order():
     from rumdiff.puzzle import Game
 
-    result = make_to_order(2, 1, 50_000, k=4, m=2, n=13, mode="turn", jokers=2, seed=5)
+    result = make_to_order(2, 1, 50_000, Family(Game(4, 2, 13), "turn", jokers=2), seed=5)
     assert result.puzzles.jokers is not None
     assert result.puzzles.game == Game(4, 2, 13, jokers=2)  # a file of them says j=2
     assert all(solution.puzzle.game == result.puzzles.game for solution in result.solutions)

@@ -11,7 +11,9 @@ import pytest
 
 from rumdiff import config
 from rumdiff.cli import main
+from rumdiff.data import Family
 from rumdiff.learn.prediction import default_model_path, format_table, predict
+from rumdiff.puzzle import Game
 
 
 @pytest.fixture
@@ -26,7 +28,7 @@ def puzzle_file(tmp_path_factory):
     from rumdiff.puzzle import write_puzzles
 
     path = tmp_path_factory.mktemp("puzzles") / "p.in"
-    puzzles = generate(40, n=20, seed=5, mode="fixed", percentages=(20, 20)).puzzles
+    puzzles = generate(40, Family(Game(n=20), "fixed", percentages=(20, 20)), seed=5).puzzles
     write_puzzles(path, puzzles, header=True)
     return path
 
@@ -282,7 +284,7 @@ def test_the_default_model_answers_for_every_family_the_issue_names(tmp_path, ca
 
     examples = Path(__file__).parents[1] / "data" / "examples"
     g5360 = tmp_path / "g5-3-60.in"
-    write_puzzles(g5360, generate(3, k=5, m=3, n=60, mode="simplex", seed=1).puzzles,
+    write_puzzles(g5360, generate(3, Family(Game(5, 3, 60), "simplex"), seed=1).puzzles,
                   header=True)  # fmt: skip
     cases = [
         ([str(examples / "turn.in"), "-n", "13"], (4, 2, 13), 1),  # a real-game turn
@@ -303,10 +305,10 @@ def test_the_default_model_answers_for_every_family_the_issue_names(tmp_path, ca
 @pytest.mark.parametrize(
     "family",
     [
-        dict(k=4, m=2, n=100, mode="mixed"),
-        dict(k=4, m=2, n=13, mode="turn", jokers=2),
-        dict(k=3, m=2, n=50, mode="simplex"),
-        dict(k=5, m=2, n=50, mode="simplex", jokers=1),
+        Family(Game(4, 2, 100), "mixed"),
+        Family(Game(4, 2, 13), "turn", jokers=2),
+        Family(Game(3, 2, 50), "simplex"),
+        Family(Game(5, 2, 50), "simplex", jokers=1),
     ],
 )
 def test_the_shipped_model_agrees_with_itself_on_puzzles_it_never_saw(family):
@@ -317,7 +319,7 @@ def test_the_shipped_model_agrees_with_itself_on_puzzles_it_never_saw(family):
     from rumdiff.learn.model import load_model
 
     model = load_model(default_model_path())
-    frame = predict(model, generate(60, seed=77, **family).puzzles)
+    frame = predict(model, generate(60, family, seed=77).puzzles)
     assert len(frame) == 60
     _assert_agrees(frame, model)
 

@@ -7,8 +7,16 @@ import itertools
 import numpy as np
 import pytest
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
-from rumdiff.puzzle import Puzzle, decode_puzzle, decode_puzzles, encode_puzzle, encode_puzzles
+from rumdiff.puzzle import (
+    Game,
+    Puzzle,
+    decode_puzzle,
+    decode_puzzles,
+    encode_puzzle,
+    encode_puzzles,
+)
 
 
 def test_encoding_layout():
@@ -71,14 +79,14 @@ def test_games_round_trip_jokers_and_tables():
     from rumdiff.data.generator import generate
     from rumdiff.puzzle import Puzzles, decode_games, encode_games
 
-    turns = generate(20, k=4, m=2, n=13, mode="turn", jokers=2, seed=3).puzzles
+    turns = generate(20, Family(Game(4, 2, 13), "turn", jokers=2), seed=3).puzzles
     mixed = Puzzles.from_list([*turns, Puzzle(np.ones((13, 4), dtype=np.int8), game=turns.game)])
     texts = encode_games(mixed)
     assert texts[-1] == "1" * 52  # a plain puzzle keeps its plain text
     assert all(text.count("|") == 3 for text in texts[:-1])
     back = decode_games(texts, 4, 13, m=2)
     assert [p.key() for p in back] == [p.key() for p in mixed]  # the text holds no game
-    plain = generate(5, k=4, m=2, n=13, seed=3).puzzles
+    plain = generate(5, Family(Game(4, 2, 13)), seed=3).puzzles
     assert encode_games(plain) == encode_puzzles(plain.copies)
     assert decode_games(encode_games(plain), 4, 13, m=2).plain
     with pytest.raises(ValueError, match="copies|table|jokers"):

@@ -6,25 +6,27 @@ import numpy as np
 from helpers import TINY_THRESHOLDS
 
 from rumdiff import config
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.data.order import effort_range
 from rumdiff.learn import EffortScreen, screen_refusal
+from rumdiff.puzzle import Game
 
 
 def test_refusals_name_the_mismatch(trained):
     model, _ = trained  # G(4, 2, 20) without jokers, search labels (tests/conftest.py)
     side = model.metadata  # what its sidecar holds: no model need be loaded
-    assert screen_refusal(side, k=4, m=2, n=20) is None
-    assert "G(4, 2, 13)" in screen_refusal(side, k=4, m=2, n=13)
-    assert "jokers" in screen_refusal(side, k=4, m=2, n=20, jokers=2)
-    assert "jokers" in screen_refusal(side, k=4, m=2, n=20, mode="turn")
-    named = screen_refusal({**side, "label_by": "time"}, "m.skops", k=4, m=2, n=20)
+    assert screen_refusal(side, family=Family(Game(4, 2, 20))) is None
+    assert "G(4, 2, 13)" in screen_refusal(side, family=Family(Game(4, 2, 13)))
+    assert "jokers" in screen_refusal(side, family=Family(Game(4, 2, 20), jokers=2))
+    assert "jokers" in screen_refusal(side, family=Family(Game(4, 2, 20), "turn"))
+    named = screen_refusal({**side, "label_by": "time"}, "m.skops", family=Family(Game(4, 2, 20)))
     assert named == "the model m.skops predicts the time measure, not the search effort"
 
 
 def test_class_rule_when_the_model_has_the_labels_thresholds(trained, monkeypatch):
     model, _ = trained
-    puzzles = generate(40, n=20, seed=11).puzzles
+    puzzles = generate(40, Family(Game(n=20)), seed=11).puzzles
     low, high = effort_range("medium")
     assert EffortScreen(model, low, high).column is None  # the tiny model's classes differ
     monkeypatch.setitem(config.LABEL_THRESHOLDS, "search", TINY_THRESHOLDS)
@@ -38,7 +40,7 @@ def test_class_rule_when_the_model_has_the_labels_thresholds(trained, monkeypatc
 
 def test_margin_rule(trained):
     model, _ = trained
-    puzzles = generate(40, n=20, seed=11).puzzles
+    puzzles = generate(40, Family(Game(n=20)), seed=11).puzzles
     screen = EffortScreen(model, 1_000, 100_000, margin=0.25)
     assert screen.column is None and screen.describe()["margin"] == 0.25
     z = model.regressor.predict(model.features(puzzles))

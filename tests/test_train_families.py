@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from rumdiff.cli import main
+from rumdiff.data import Family
+from rumdiff.puzzle import Game
 
 #: Search thresholds that give every class some puzzles of the two tiny families.
 THRESHOLDS = "300,3000"
@@ -22,9 +24,14 @@ def families(tmp_path_factory):
     folder = tmp_path_factory.mktemp("families")
     paths = [folder / "g3-1-13.parquet", folder / "g4-2-20-j1.parquet"]
     specs = [
-        DatasetSpec(count=120, k=3, m=1, n=13, mode="simplex", seed=5, feature_set="scaled"),
         DatasetSpec(
-            count=120, k=4, m=2, n=20, mode="simplex", seed=6, feature_set="scaled", jokers=1
+            family=Family(Game(3, 1, 13), "simplex"), count=120, seed=5, feature_set="scaled"
+        ),
+        DatasetSpec(
+            family=Family(Game(4, 2, 20), "simplex", jokers=1),
+            count=120,
+            seed=6,
+            feature_set="scaled",
         ),  # fmt: skip
     ]
     for path, spec in zip(paths, specs, strict=True):
@@ -112,7 +119,9 @@ def test_the_model_loads_and_its_features_compare_across_families(families):
     _, _, model = families
     loaded = load_model(model)
     assert (
-        loaded.covers(4, 1, 15) and not loaded.covers(5, 2, 15) and not loaded.covers(4, 2, 20, 2)
+        loaded.covers(Game(4, 1, 15))
+        and not loaded.covers(Game(5, 2, 15))
+        and not loaded.covers(Game(4, 2, 20), 2)
     )
     rng = np.random.default_rng(0)
     for k, m, n in [(3, 2, 13), (4, 1, 20)]:
@@ -125,7 +134,9 @@ def test_a_dataset_without_scaled_columns_is_named_with_the_way_out(families, tm
 
     _, paths, _ = families
     plain = tmp_path / "g3-2-13.parquet"
-    build_dataset(plain, DatasetSpec(count=60, k=3, m=2, n=13, mode="simplex", seed=7), jobs=1)
+    build_dataset(
+        plain, DatasetSpec(family=Family(Game(3, 2, 13), "simplex"), count=60, seed=7), jobs=1
+    )
     argv = ["train", str(paths[0]), str(plain), "--features", "scaled", "-o",
             str(tmp_path / "out"), "-q", "--folds", "3", "--thresholds", THRESHOLDS]  # fmt: skip
     assert main(argv) == 1

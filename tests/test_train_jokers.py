@@ -9,6 +9,8 @@ import pytest
 from helpers import TINY_GRID, read
 
 from rumdiff.cli import main
+from rumdiff.data import Family
+from rumdiff.puzzle import Game
 
 TURN = Path(__file__).resolve().parents[1] / "data" / "examples" / "turn.in"
 
@@ -22,7 +24,7 @@ def joker_model(tmp_path_factory):
 
     folder = tmp_path_factory.mktemp("jokers")
     path = folder / "turns.parquet"
-    spec = DatasetSpec(count=150, n=13, mode="turn", jokers=2, seed=4)
+    spec = DatasetSpec(family=Family(Game(n=13), "turn", jokers=2), count=150, seed=4)
     build_dataset(path, spec, jobs=1)
     frame, metadata = read(path)
     thresholds = tercile_thresholds(frame["search_transitions"])
@@ -71,7 +73,9 @@ def rack_joker_model(tmp_path_factory):
 
     folder = tmp_path_factory.mktemp("rack-jokers")
     path = folder / "rack.parquet"
-    build_dataset(path, DatasetSpec(count=150, n=13, mode="simplex", jokers=1, seed=5), jobs=1)
+    build_dataset(
+        path, DatasetSpec(family=Family(Game(n=13), "simplex", jokers=1), count=150, seed=5), jobs=1
+    )
     frame, metadata = read(path)
     thresholds = tercile_thresholds(frame["search_transitions"])
     data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)

@@ -50,20 +50,21 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from rumdiff.cli.progress import ProgressCallback
+    from rumdiff.puzzle import Game
     from rumdiff.report.exploration import explore, write_explore
     from rumdiff.solve import SolverBudgetError
 
     progress = ProgressCallback()
 
     try:
+        game = Game(args.k, args.m, args.n)
         frame = explore(
-            step=args.step, zoom_step=args.zoom_step, zoom_max=args.zoom_max,
-            samples=args.samples, k=args.k, m=args.m, n=args.n, seed=args.seed,
-            jobs=args.jobs, repeats=args.repeats, max_memory_gb=args.max_memory,
-            progress=None if args.quiet else progress,
+            game, step=args.step, zoom_step=args.zoom_step, zoom_max=args.zoom_max,
+            samples=args.samples, seed=args.seed, jobs=args.jobs, repeats=args.repeats,
+            max_memory_gb=args.max_memory, progress=None if args.quiet else progress,
         )  # fmt: skip
         progress.close()
-        written = write_explore(frame, args.outdir, k=args.k, m=args.m, n=args.n)
+        written = write_explore(frame, args.outdir, game)
     except ValueError as error:
         raise UserError(str(error)) from None
     except SolverBudgetError as error:

@@ -10,6 +10,7 @@ from rumdiff.cli.options import (
     budget_error,
     check_memory,
     check_outputs,
+    family_of,
     generation_options,
     integer,
     name_list,
@@ -214,11 +215,7 @@ def _puzzles_only(args) -> int:
     from rumdiff.puzzle import write_puzzles
 
     try:
-        generated = generate(
-            args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
-            percentages=args.percentages, regime_weights=args.regime_weights,
-            jokers=args.jokers,
-        )  # fmt: skip
+        generated = generate(args.count, family_of(args), seed=args.seed)
         write_puzzles(args.out, generated.puzzles, header=True)
     except ValueError as error:
         raise UserError(str(error)) from None
@@ -245,7 +242,7 @@ def run(args) -> int:
     from rumdiff.data.io import metadata_path
 
     check_outputs([], [args.out, metadata_path(args.out)])
-    check_memory(args.count, args.k, args.n, args.max_memory)
+    check_memory(args.count, family_of(args).game, args.max_memory)
     if args.puzzles_only:
         return _puzzles_only(args)
 
@@ -257,10 +254,9 @@ def run(args) -> int:
     progress = ProgressCallback()
     try:  # kill (SIGTERM) lands here as KeyboardInterrupt too (rumdiff.cli.main)
         spec = DatasetSpec(
-            count=args.count, k=args.k, m=args.m, n=args.n, mode=args.mode, seed=args.seed,
-            percentages=args.percentages, regime_weights=args.regime_weights,
-            repeats=args.repeats, feature_set=args.features, chunk_size=args.chunk_size,
-            beam_width=args.beam_width, solvers=args.solvers, jokers=args.jokers,
+            count=args.count, family=family_of(args), seed=args.seed, repeats=args.repeats,
+            feature_set=args.features, chunk_size=args.chunk_size, beam_width=args.beam_width,
+            solvers=args.solvers,
         )  # fmt: skip
         metadata = build_dataset(
             args.out, spec, label_by=args.label_by, thresholds=args.thresholds, jobs=args.jobs,

@@ -102,6 +102,27 @@ def shape_options(
         parser.add_argument(flag, type=integer(1, most), default=default, help=text)
 
 
+def family_of(args):
+    """The :class:`~rumdiff.data.family.Family` that ``args`` name: -k, -m, -n, --mode,
+    --percentages, --regime-weights and --jokers.
+
+    Raises
+    ------
+    UserError
+        In one line, when the family is not valid.
+    """
+    from rumdiff.data.family import Family
+    from rumdiff.puzzle import Game
+
+    try:
+        return Family(
+            Game(args.k, args.m, args.n), args.mode, args.percentages, args.regime_weights,
+            jokers=args.jokers,
+        )  # fmt: skip
+    except ValueError as error:
+        raise UserError(str(error)) from None
+
+
 def puzzle_options(parser: argparse.ArgumentParser, *, quiet: bool = True) -> None:
     """Add the puzzle file, the game's -k, -m and -n where it has no header, and (with
     ``quiet``) -q. Every command reads a file by one rule (``rumdiff.puzzle.files``): its
@@ -266,15 +287,15 @@ def budget_error(error, *, labels: bool) -> UserError:
     return UserError(f"{error}; {advice}")
 
 
-def check_memory(count: int, k: int, n: int, max_memory_gb: float) -> None:
-    """Refuse, before any work, ``count`` puzzles G(k, ., n) that could need more memory
+def check_memory(count: int, game, max_memory_gb: float) -> None:
+    """Refuse, before any work, ``count`` puzzles of ``game`` that could need more memory
     than ``max_memory_gb`` GiB (:func:`rumdiff.data.generator.planned_bytes`)."""
     from rumdiff.data.generator import planned_bytes
 
-    need = planned_bytes(count, k=k, n=n)
+    need = planned_bytes(count, game)
     if need > max_memory_gb * 2**30:
         raise UserError(
-            f"{count:,} puzzles of {n} values and {k} colours need up to "
+            f"{count:,} puzzles of {game.n} values and {game.k} colours need up to "
             f"{need / 2**30:,.1f} GiB, over the limit of {max_memory_gb:g} GiB; generate "
             "fewer (--count) or raise --max-memory"
         )

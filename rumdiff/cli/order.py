@@ -14,7 +14,7 @@ import time
 
 from rumdiff import config
 from rumdiff.cli import UserError
-from rumdiff.cli.options import budget_error, check_outputs, integer, write_error
+from rumdiff.cli.options import budget_error, check_outputs, family_of, integer, write_error
 
 #: Puzzles made to order when --count is not given.
 ORDER_COUNT = 10
@@ -117,9 +117,9 @@ def _check(args) -> None:
         )
 
 
-def _screen(args, low: int, high: int | None):
-    """The filter, the work from which an order uses it (``make_to_order``'s
-    ``screen_work``) and, unless it is deferred, its sidecar entry.
+def _screen(args, family, low: int, high: int | None):
+    """The filter of an order of ``family``, the work from which the order uses it
+    (``make_to_order``'s ``screen_work``) and, unless it is deferred, its sidecar entry.
 
     The model's sidecar says whether it can screen these candidates. A model the user
     names is loaded now, whether or not it can (its failure is the user's to see), and
@@ -147,8 +147,7 @@ def _screen(args, low: int, high: int | None):
     screen = _ModelScreen(path, low, high, named=args.model is not None)
     if args.model is not None:
         screen.load()  # a model the user names is checked whole: a failure is theirs to see
-    reason = screen_refusal(side, str(path), k=args.k, m=args.m, n=args.n, jokers=args.jokers,
-                            mode=args.mode)  # fmt: skip
+    reason = screen_refusal(side, str(path), family)
     if reason is not None:
         return None, 0, {"used": False, "reason": reason}
     if args.model is None:
@@ -228,7 +227,7 @@ def _solutions_text(result) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _sidecar(args, command, result, filtered: dict, seconds: float) -> dict:
+def _sidecar(args, family, command, result, filtered: dict, seconds: float) -> dict:
     from rumdiff.cluster import versions
     from rumdiff.data.io import git_commit, now
     from rumdiff.data.order import range_text
@@ -241,15 +240,9 @@ def _sidecar(args, command, result, filtered: dict, seconds: float) -> dict:
         "seed": args.seed,
         "parameters": {
             "count": args.count,
-            "k": args.k,
-            "m": args.m,
-            "n": args.n,
-            "mode": args.mode,
-            "jokers": args.jokers,
-            "percentages": args.percentages,
-            "regime_weights": list(args.regime_weights),
+            **family.as_json(),
             "max_candidates": args.max_candidates,
-        },  # fmt: skip
+        },
         "order": {
             "difficulty": args.difficulty,
             "effort": [result.low, result.high],
@@ -298,17 +291,17 @@ def run(args, command) -> int:
     low, high = effort_range(args.difficulty) if args.difficulty else args.effort
     outputs = [args.out, solutions_path(args.out), str(metadata_path(args.out))]
     check_outputs(_models(args.model), outputs)
-    shape = dict(k=args.k, m=args.m, n=args.n, mode=args.mode, percentages=args.percentages,
-                 max_candidates=args.max_candidates, max_memory_gb=args.max_memory)  # fmt: skip
+    family = family_of(args)
+    limits = dict(max_candidates=args.max_candidates, max_memory_gb=args.max_memory)
     try:  # an order that cannot be met, or not within --max-memory, before any work
-        check_order(args.count, low, high, **shape)
+        check_order(args.count, low, high, family, **limits)
     except ValueError as error:
         raise UserError(str(error)) from None
-    screen, screen_work, entry = _screen(args, low, high)
+    screen, screen_work, entry = _screen(args, family, low, high)
     try:
         result = make_to_order(
-            args.count, low, high, **shape, seed=args.seed, regime_weights=args.regime_weights,
-            jokers=args.jokers, screen=screen, screen_work=screen_work, jobs=args.jobs,
+            args.count, low, high, family, **limits, seed=args.seed, screen=screen,
+            screen_work=screen_work, jobs=args.jobs,
         )  # fmt: skip
     except OrderError as error:
         advice = "ask for another class or --effort range"
@@ -329,7 +322,7 @@ def run(args, command) -> int:
                 stream.write(format_puzzles(result.puzzles, header=True))
             with open(solutions, "w", encoding="utf-8", newline="\n") as stream:
                 stream.write(_solutions_text(result))
-            write_json(sidecar, _sidecar(args, command, result, filtered, seconds))
+            write_json(sidecar, _sidecar(args, family, command, result, filtered, seconds))
     except OSError as error:
         raise write_error(error, args.out) from None
     if not args.quiet:

@@ -1,5 +1,7 @@
 """Data: random puzzles, their solutions, labels and labelled datasets.
 
+- ``family``: a family of random puzzles as one value (:class:`Family`): the game, the
+  mode that draws copy shares, and the jokers;
 - ``generator``: seeded random puzzles G(k, m, n), all distinct (:func:`generate`);
 - ``distinct``: compact puzzle keys, and redrawing duplicates in index order;
 - ``batch``: a stack of puzzles solved into a dataset's solver columns;
@@ -14,6 +16,7 @@
 
 from rumdiff.data.dataset import DatasetSpec, build_dataset
 from rumdiff.data.edit import refeaturise_dataset, relabel_dataset
+from rumdiff.data.family import Family
 from rumdiff.data.generator import GeneratedPuzzles, generate
 from rumdiff.data.io import (
     DatasetError,
@@ -31,6 +34,7 @@ from rumdiff.data.schema import dataset_columns, feature_columns
 __all__ = [
     "DatasetError",
     "DatasetSpec",
+    "Family",
     "GeneratedPuzzles",
     "OrderError",
     "OrderResult",

@@ -41,7 +41,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +51,7 @@ from rumdiff.atomic import atomic_write_json
 from rumdiff.cluster import connect
 from rumdiff.data.batch import solve_batch
 from rumdiff.data.edit import relabel_dataset
+from rumdiff.data.family import Family
 from rumdiff.data.io import (
     DatasetError,
     atomic_write_frame,
@@ -76,8 +77,14 @@ class DatasetSpec:
 
     Parameters
     ----------
-    count, k, m, n, mode, seed, percentages, regime_weights
-        As for :func:`rumdiff.data.generator.generate`.
+    count : int
+        Puzzles, at least 1.
+    family : Family, default Family()
+        The puzzles' game, the mode that draws their copy shares, and their jokers
+        (:class:`~rumdiff.data.family.Family`); with jokers or a table the ``puzzle``
+        column holds :func:`rumdiff.puzzle.encode_games` text.
+    seed : int
+        The run's seed (:func:`rumdiff.data.generator.generate`).
     repeats : int
         Solves per puzzle; ``seconds`` is the fastest.
     feature_set : str
@@ -90,40 +97,31 @@ class DatasetSpec:
     solvers : tuple of str, optional
         Which of ``config.DATASET_SOLVERS`` solve every puzzle (their effort columns);
         None: the one the label measure needs (:func:`build_dataset` fills it in).
-    jokers : int
-        Jokers of every puzzle (:func:`rumdiff.data.generator.generate`); the
-        ``puzzle`` column then holds :func:`rumdiff.puzzle.encode_games` text.
 
     Raises
     ------
     DatasetError
-        On a value of the wrong type or range (the generator checks its own).
+        On a value of the wrong type or range (the family checks its own).
     """
 
     count: int = config.DATASET_COUNT
-    k: int = config.K
-    m: int = config.M
-    n: int = config.N
-    mode: str = config.GENERATE_MODE
+    family: Family = field(default_factory=Family)
     seed: int = config.SEED
-    percentages: tuple | None = None
-    regime_weights: tuple = field(default=config.REGIME_WEIGHTS)
     repeats: int = config.DATASET_REPEATS
     feature_set: str = config.DATASET_FEATURE_SET
     chunk_size: int = config.DATASET_CHUNK
     beam_width: int = config.BEAM_WIDTH
     solvers: tuple | None = None
-    jokers: int = 0
 
     def __post_init__(self):
+        if not isinstance(self.family, Family):
+            raise DatasetError(f"family must be a Family, got {type(self.family).__name__}")
+        object.__setattr__(self, "seed", whole("seed", self.seed, low=0, error=DatasetError))
         for name, low in (("count", 1), ("repeats", 1), ("chunk_size", 1), ("beam_width", 0)):
             object.__setattr__(
                 self, name, whole(name, getattr(self, name), low=low, error=DatasetError)
             )
         choice("feature set", self.feature_set, config.DATASET_FEATURE_SETS, error=DatasetError)
-        if self.percentages is not None:
-            object.__setattr__(self, "percentages", tuple(float(p) for p in self.percentages))
-        object.__setattr__(self, "regime_weights", tuple(float(w) for w in self.regime_weights))
         if self.solvers is not None:
             solvers = tuple(self.solvers)
             for solver in solvers:
@@ -134,21 +132,14 @@ class DatasetSpec:
             object.__setattr__(self, "solvers", ordered)
 
     @property
-    def has_jokers(self) -> bool:
-        """Whether the puzzles have jokers or a table (their features then include the
-        joker features)."""
-        return self.jokers > 0 or self.mode == "turn"
-
-    @property
     def chunks(self) -> int:
         """Number of part files: chunks of ``chunk_size`` puzzles."""
         return -(-self.count // self.chunk_size)
 
     def as_json(self) -> dict:
         """The spec as the sidecar records it."""
-        data = asdict(self)
-        data["percentages"] = None if self.percentages is None else list(self.percentages)
-        data["regime_weights"] = list(self.regime_weights)
+        data = {"count": self.count, **self.family.as_json()}
+        data.update((f.name, getattr(self, f.name)) for f in fields(self)[2:])
         data["solvers"] = None if self.solvers is None else list(self.solvers)
         return data
 
@@ -223,11 +214,9 @@ def build_dataset(
         raise DatasetError(f"{label_by} labels need the {needed} among the solvers {spec.solvers}")
     if whole("jobs", jobs, error=DatasetError) == 0:
         raise DatasetError("jobs must be a non-zero whole number (-1: every core), got 0")
-    features = feature_columns(spec.feature_set, spec.k, spec.m, spec.has_jokers)
-    generated = generate(
-        spec.count, k=spec.k, m=spec.m, n=spec.n, mode=spec.mode, seed=spec.seed,
-        percentages=spec.percentages, regime_weights=spec.regime_weights, jokers=spec.jokers,
-    )  # fmt: skip
+    family = spec.family
+    features = feature_columns(spec.feature_set, family.game.k, family.game.m, family.has_jokers)
+    generated = generate(spec.count, family, seed=spec.seed)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)  # the lock lives beside the output
         with RunLock(f"{path}.lock", what=str(path)):
@@ -251,7 +240,7 @@ def _build(path, fmt, spec, generated, features, label_by, thresholds, workers, 
         _solve_chunks(work, fmt, spec, generated, run, (jobs, client), began, progress)
     frame = joined_parts(work, fmt, spec, generated, run)
     frame["label"] = compute_labels(frame, label_by, thresholds)
-    frame = frame[dataset_columns(spec.m, features, spec.solvers)]
+    frame = frame[dataset_columns(spec.family.game.m, features, spec.solvers)]
     run["sessions"][-1]["wall_seconds"] = time.perf_counter() - began
     metadata = {
         "format": config.DATASET_FORMAT,
@@ -281,22 +270,22 @@ def _chunk_rows(spec: DatasetSpec, start: int, puzzles, regime, probabilities):
 
     from rumdiff.puzzle import encode_games
 
-    cpu = time.process_time()
+    cpu, family = time.process_time(), spec.family
     count = len(puzzles)
     columns = {
         "id": np.arange(start, start + count, dtype=np.int64),
-        "k": np.full(count, spec.k, dtype=np.int8),
-        "m": np.full(count, spec.m, dtype=np.int8),
-        "n": np.full(count, spec.n, dtype=np.int16),
+        "k": np.full(count, family.game.k, dtype=np.int8),
+        "m": np.full(count, family.game.m, dtype=np.int8),
+        "n": np.full(count, family.game.n, dtype=np.int16),
         "puzzle": encode_games(puzzles),
-        "mode": [spec.mode] * count,
+        "mode": [family.mode] * count,
         "regime": np.asarray(regime, dtype=np.int8),
     }
-    for j in range(spec.m + 1):
+    for j in range(family.game.m + 1):
         columns[f"p{j}"] = probabilities[:, j]
     columns.update(
         solve_batch(
-            puzzles, m=spec.m, solvers=spec.solvers, repeats=spec.repeats,
+            puzzles, m=family.game.m, solvers=spec.solvers, repeats=spec.repeats,
             beam_width=spec.beam_width,
         )
     )  # fmt: skip
@@ -308,7 +297,7 @@ def _chunk_rows(spec: DatasetSpec, start: int, puzzles, regime, probabilities):
         from rumdiff.features import compute_features
 
         features = compute_features(
-            puzzles, m=spec.m, feature_set=spec.feature_set, jokers=spec.has_jokers
+            puzzles, m=family.game.m, feature_set=spec.feature_set, jokers=family.has_jokers
         )
         frame = pd.concat([frame, features.reset_index(drop=True)], axis=1)
     done = time.process_time()

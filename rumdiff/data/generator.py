@@ -19,7 +19,7 @@ Reproducibility
 ---------------
 Puzzle number ``i`` of a run is a pure function of ``(seed, i, parameters)``; it does
 not depend on ``start``/``count`` or on how a run is split into calls or processes.
-Indices are grouped into blocks of ``block_size(k, n)`` consecutive puzzles (about
+Indices are grouped into blocks of ``block_size(game)`` consecutive puzzles (about
 ``config.GENERATE_BLOCK_CELLS`` cells); block ``b`` draws all its puzzles, vectorised,
 from its own stream ``SeedSequence(seed, spawn_key=(0, b))``. A call generates the
 blocks it touches in full and keeps the indices it was asked for. Only
@@ -43,15 +43,15 @@ the solving.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from rumdiff import config
 from rumdiff.data.distinct import make_distinct, puzzle_keys
+from rumdiff.data.family import Family
 from rumdiff.puzzle import Game, Puzzles
-from rumdiff.validation import check_kmn, choice, whole
+from rumdiff.validation import whole
 
 __all__ = [
     "GeneratedPuzzles",
@@ -59,14 +59,11 @@ __all__ = [
     "planned_bytes",
     "redraw",
     "block_size",
-    "distinct_count",
 ]
 
 #: First spawn-key entry of the block streams and of the redraw streams.
 _BLOCK_STREAM = 0
 _REDRAW_STREAM = 1
-#: Slack allowed when checking that percentages sum to at most 100.
-_PERCENT_SLACK = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,55 +114,15 @@ class GeneratedPuzzles:
         )
 
 
-@dataclass(frozen=True)
-class _Spec:
-    """Validated generation parameters."""
-
-    k: int
-    m: int
-    n: int
-    mode: str
-    fixed: np.ndarray | None  # (m + 1,) probabilities in fixed mode
-    weights: np.ndarray  # (3,) regime probabilities
+def planned_bytes(count: int, game: Game) -> int:
+    """An upper bound of the memory ``count`` generated puzzles of ``game`` take through
+    a run: their copies twice over and a dataset row each (``config.ROW_BYTES``)."""
+    return count * (2 * game.n * game.k + config.ROW_BYTES)
 
 
-def _spec(k, m, n, mode, percentages, regime_weights) -> _Spec:
-    k, m, n = check_kmn(k, m, n)
-    choice("mode", mode, config.GENERATE_MODES)
-    fixed = None
-    if mode == "fixed":
-        if percentages is None:
-            raise ValueError(f"fixed mode needs percentages of cells with 0..{m - 1} copies")
-        p = np.asarray(percentages, dtype=np.float64).ravel()
-        if p.size != m:
-            raise ValueError(
-                f"fixed mode with m={m} needs {m} percentages (cells with 0..{m - 1} copies; "
-                f"the rest get {m}), got {p.size}"
-            )
-        if not np.all(np.isfinite(p)) or p.min() < 0 or p.max() > 100:
-            raise ValueError(f"percentages must lie in 0..100, got {p.tolist()}")
-        if p.sum() > 100 + _PERCENT_SLACK:
-            raise ValueError(f"percentages must sum to at most 100, got {p.sum():g}")
-        fixed = np.append(p, max(0.0, 100 - p.sum())) / 100
-    elif percentages is not None:
-        raise ValueError(f"percentages are only used by fixed mode, not {mode!r}")
-    w = np.asarray(regime_weights, dtype=np.float64).ravel()
-    if w.size != len(config.REGIME_RANGES):
-        raise ValueError(f"regime_weights needs {len(config.REGIME_RANGES)} numbers, got {w.size}")
-    if not np.all(np.isfinite(w)) or w.min() < 0 or w.sum() <= 0:
-        raise ValueError(f"regime_weights must be non-negative with a positive sum, got {w}")
-    return _Spec(k, m, n, mode, fixed, w / w.sum())
-
-
-def planned_bytes(count: int, *, k: int, n: int) -> int:
-    """An upper bound of the memory ``count`` generated puzzles G(k, ., n) take through a
-    run: their copies twice over and a dataset row each (``config.ROW_BYTES``)."""
-    return count * (2 * n * k + config.ROW_BYTES)
-
-
-def block_size(k: int, n: int) -> int:
-    """Puzzles per random-stream block for G(k, ., n); see the module docstring."""
-    return max(1, config.GENERATE_BLOCK_CELLS // (n * k))
+def block_size(game: Game) -> int:
+    """Puzzles per random-stream block of ``game``'s puzzles; see the module docstring."""
+    return max(1, config.GENERATE_BLOCK_CELLS // (game.n * game.k))
 
 
 def _stream(seed: int, *key: int) -> np.random.Generator:
@@ -190,11 +147,11 @@ def _regimes(rng: np.random.Generator, count: int, weights: np.ndarray) -> np.nd
     return (1 + (u[:, None] >= cut[None, :]).sum(axis=1)).astype(np.int8)
 
 
-def _probabilities(rng, spec: _Spec, regime: np.ndarray) -> np.ndarray:
-    count, m = len(regime), spec.m
-    if spec.mode == "fixed":
-        return np.tile(spec.fixed, (count, 1))
-    if spec.mode == "simplex":
+def _probabilities(rng, family: Family, regime: np.ndarray) -> np.ndarray:
+    count, m = len(regime), family.game.m
+    if family.mode == "fixed":
+        return np.tile(family.fixed, (count, 1))
+    if family.mode == "simplex":
         cuts = np.sort(rng.random((count, m)), axis=1)
         edges = np.concatenate([np.zeros((count, 1)), cuts, np.ones((count, 1))], axis=1)
         return np.diff(edges, axis=1)
@@ -220,61 +177,67 @@ def _cells(rng, probabilities: np.ndarray, n: int, k: int) -> np.ndarray:
     return copies
 
 
-def _block(spec: _Spec, seed: int, block: int):
+def _block(family: Family, seed: int, block: int):
     rng = _stream(seed, _BLOCK_STREAM, block)
-    size = block_size(spec.k, spec.n)
-    if spec.mode == "mixed":
-        regime = _regimes(rng, size, spec.weights)
+    size = block_size(family.game)
+    if family.mode == "mixed":
+        regime = _regimes(rng, size, family.weights)
     else:
         regime = np.zeros(size, dtype=np.int8)
-    probabilities = _probabilities(rng, spec, regime)
-    return _cells(rng, probabilities, spec.n, spec.k), regime, probabilities
+    probabilities = _probabilities(rng, family, regime)
+    return _cells(rng, probabilities, family.game.n, family.game.k), regime, probabilities
 
 
-def _redraw(spec: _Spec, seed: int, index: int, attempt: int, regime: int):
+def _redraw(family: Family, seed: int, index: int, attempt: int, regime: int):
     rng = _stream(seed, _REDRAW_STREAM, index, attempt)
-    probabilities = _probabilities(rng, spec, np.array([regime], dtype=np.int8))
-    return _cells(rng, probabilities, spec.n, spec.k)[0], probabilities[0]
+    probabilities = _probabilities(rng, family, np.array([regime], dtype=np.int8))
+    return _cells(rng, probabilities, family.game.n, family.game.k)[0], probabilities[0]
 
 
 def redraw(
     seed: int,
     index: int,
     attempt: int,
+    family: Family | None = None,
     *,
-    k: int = config.K,
-    m: int = config.M,
-    n: int = config.N,
-    mode: str = config.GENERATE_MODE,
-    percentages=None,
     regime: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Attempt ``attempt`` (1, 2, ...) at redrawing puzzle ``index`` of run ``seed``.
 
-    A pure function of its arguments, used by :func:`generate` when a puzzle duplicates
-    an earlier one. The puzzle keeps its ``regime`` (1..3, mixed mode only) and, in fixed
-    mode, its percentages; the rest is drawn afresh.
+    A pure function of its arguments, used by :func:`generate` when a puzzle of
+    ``family`` (default ``Family()``) duplicates an earlier one. The puzzle keeps its
+    ``regime`` (1..3, mixed mode only) and, in fixed mode, its percentages; the rest is
+    drawn afresh.
 
     Returns
     -------
     copies : ndarray of int8, shape (n, k)
     probabilities : ndarray of float64, shape (m + 1,)
     """
-    spec = _spec(k, m, n, mode, percentages, config.REGIME_WEIGHTS)
+    family = _family(family)
     seed, index = whole("seed", seed, low=0), whole("index", index, low=0)
     attempt = whole("attempt", attempt, low=1)
     regime = whole("regime", regime, low=0)
-    if mode == "mixed" and not 1 <= regime <= len(config.REGIME_RANGES):
+    if family.mode == "mixed" and not 1 <= regime <= len(config.REGIME_RANGES):
         raise ValueError(f"mixed mode needs a regime 1..{len(config.REGIME_RANGES)}, got {regime}")
-    return _redraw(spec, seed, index, attempt, regime)
+    return _redraw(family, seed, index, attempt, regime)
 
 
-def _turns(spec: _Spec, count: int, seed: int, start: int, seen: set, jokers: int):
+def _family(family) -> Family:
+    """``family``, or the default family for None; a TypeError for anything else."""
+    if family is None:
+        return Family()
+    if not isinstance(family, Family):
+        raise TypeError(f"family must be a Family, got {type(family).__name__}")
+    return family
+
+
+def _turns(family: Family, count: int, seed: int, start: int, seen: set):
     """:func:`generate` in turn mode."""
     from rumdiff.data.turns import generate_turns
 
     puzzles, shares, redraws = generate_turns(
-        count, k=spec.k, m=spec.m, n=spec.n, jokers=jokers, seed=seed, start=start, seen=seen
+        count, family.game, jokers=family.jokers, seed=seed, start=start, seen=seen
     )
     return GeneratedPuzzles(
         puzzles=puzzles, mode="turn", seed=seed, start=start,
@@ -283,59 +246,32 @@ def _turns(spec: _Spec, count: int, seed: int, start: int, seen: set, jokers: in
     )  # fmt: skip
 
 
-def distinct_count(*, k: int, m: int, n: int, mode: str, percentages=None) -> int | None:
-    """How many distinct puzzles :func:`generate` can draw with these parameters (a
-    ValueError if invalid), or None when astronomically many, or for turns (not counted)."""
-    spec = _spec(k, m, n, mode, percentages, config.REGIME_WEIGHTS)
-    support = spec.m + 1 if spec.fixed is None else int(np.count_nonzero(spec.fixed))
-    cells = spec.n * spec.k
-    if mode == "turn" or (support > 1 and cells * math.log2(support) > 62):
-        return None
-    return support**cells
-
-
 def generate(
     count: int,
+    family: Family | None = None,
     *,
-    k: int = config.K,
-    m: int = config.M,
-    n: int = config.N,
-    mode: str = config.GENERATE_MODE,
     seed: int = config.SEED,
-    percentages=None,
-    regime_weights=config.REGIME_WEIGHTS,
     start: int = 0,
     seen: set[bytes] | None = None,
-    jokers: int = 0,
 ) -> GeneratedPuzzles:
-    """Generate puzzles ``start .. start + count - 1`` of the run ``seed``, all distinct.
+    """Generate puzzles ``start .. start + count - 1`` of ``family``'s run ``seed``, all
+    distinct.
 
     Parameters
     ----------
     count : int
         Number of puzzles, at least 0.
-    k, m, n : int
-        Colours, copies and values of G(k, m, n).
-    mode : {"fixed", "mixed", "simplex", "turn"}
-        How copy probabilities are chosen; see the module docstring. ``"turn"``:
-        real-game turns, a table of valid sets and a rack (:mod:`rumdiff.data.turns`).
+    family : Family, optional
+        The game, the mode that draws copy shares, and the jokers of every puzzle
+        (:class:`~rumdiff.data.family.Family`); default ``Family()``. The puzzles' game
+        is ``family.game``.
     seed : int
         Seed of the run, at least 0.
-    percentages : sequence of m floats, optional
-        Fixed mode only (and required there): percentages of cells with 0..m-1 copies,
-        each in 0..100, summing to at most 100; the rest of the cells get m copies.
-    regime_weights : sequence of 3 floats
-        Mixed mode: relative frequencies of regimes 1, 2, 3 (normalised).
     start : int
         Index of the first puzzle in the run.
     seen : set of bytes, optional
         :func:`puzzle_keys` of puzzles the result must differ from (the run's earlier
         chunks). Updated in place with the new puzzles' keys.
-    jokers : int
-        Jokers of each puzzle, 0..``config.MAX_JOKERS``: on the rack, or in turn mode
-        the game's jokers (some on the table, some on the rack, some in the box). The
-        puzzles' game holds that many (``j=J`` in a file's header); without jokers it
-        is the plain game G(k, m, n), whose header names none.
 
     Returns
     -------
@@ -344,31 +280,31 @@ def generate(
     Raises
     ------
     ValueError
-        On invalid arguments, or when the parameters allow too few distinct puzzles.
+        On invalid arguments, or when the family holds too few distinct puzzles.
     """
-    spec = _spec(k, m, n, mode, percentages, regime_weights)
+    family = _family(family)
     count, seed = whole("count", count, low=0), whole("seed", seed, low=0)
     start = whole("start", start, low=0)
-    jokers = whole("jokers", jokers, low=0, high=config.MAX_JOKERS)
     if seen is None:
         seen = set()
-    if mode == "turn":
-        return _turns(spec, count, seed, start, seen, jokers)
-    distinct = distinct_count(k=k, m=m, n=n, mode=mode, percentages=percentages)
+    if family.mode == "turn":
+        return _turns(family, count, seed, start, seen)
+    distinct = family.distinct
     if distinct is not None and count + len(seen) > distinct:
         raise ValueError(
             f"only {distinct} distinct puzzles exist for these parameters; cannot make "
             f"{count} more beside {len(seen)} already seen"
         )
+    k, m, n = family.game.k, family.game.m, family.game.n
     copies = np.zeros((count, n, k), dtype=np.int8)
     regime = np.zeros(count, dtype=np.int8)
     probabilities = np.zeros((count, m + 1), dtype=np.float64)
-    size = block_size(k, n)
+    size = block_size(family.game)
     stop = start + count
     keys: list[bytes] = []  # packed block by block, while the block is in cache
     for block in range(start // size, (stop - 1) // size + 1 if count else 0):
         lo, hi = max(start, block * size), min(stop, (block + 1) * size)
-        block_copies, block_regime, block_probabilities = _block(spec, seed, block)
+        block_copies, block_regime, block_probabilities = _block(family, seed, block)
         take = slice(lo - block * size, hi - block * size)
         copies[lo - start : hi - start] = block_copies[take]
         regime[lo - start : hi - start] = block_regime[take]
@@ -376,19 +312,17 @@ def generate(
         keys += puzzle_keys(block_copies[take])
 
     def again(j: int, attempt: int):
-        return _redraw(spec, seed, start + j, attempt, regime[j])
+        return _redraw(family, seed, start + j, attempt, regime[j])
 
     redraws = make_distinct(copies, probabilities, keys, seen, again, first_index=start)
-    # The game holds the jokers drawn, so that a file of the puzzles reads back as drawn.
-    game = Game.drawn_with(spec.k, spec.m, spec.n, jokers)
     return GeneratedPuzzles(
         puzzles=Puzzles(
             copies,
-            game=game,
-            source=f"generate(mode={mode!r}, seed={seed})",
-            jokers=np.full(count, jokers) if jokers else None,
+            game=family.game,
+            source=f"generate(mode={family.mode!r}, seed={seed})",
+            jokers=np.full(count, family.jokers) if family.jokers else None,
         ),  # fmt: skip
-        mode=mode,
+        mode=family.mode,
         seed=seed,
         start=start,
         regime=regime,

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rumdiff import config
+from rumdiff.data.family import Family
 from rumdiff.data.labels import class_ranges
 from rumdiff.validation import choice, whole
 
@@ -159,22 +160,23 @@ def range_text(low: int, high: int | None) -> str:
     return f"the {name} class ({where})" if name else f"the range {where}"
 
 
-def order_bytes(count: int, candidates: int, *, k: int, m: int, n: int, mode: str) -> int:
-    """An upper bound of the memory :func:`make_to_order` takes for ``count`` puzzles
-    among at most ``candidates``: the accepted puzzles with their solutions, a key for
+def order_bytes(count: int, candidates: int, family: Family) -> int:
+    """An upper bound of the memory :func:`make_to_order` takes for ``count`` puzzles of
+    ``family`` among at most ``candidates``: the accepted puzzles with their solutions, a key for
     every candidate drawn, and one block of candidates
     (:func:`rumdiff.data.generator.planned_bytes`); ``config.ORDER_TILE_BYTES`` and
     ``config.ORDER_KEY_BYTES`` say what each costs."""
     from rumdiff.data.generator import planned_bytes
 
-    key = (2 * n * k if mode == "turn" else -(-n * k // 4)) + config.ORDER_KEY_BYTES
+    k, m, n = family.game.k, family.game.m, family.game.n
+    key = (2 * n * k if family.mode == "turn" else -(-n * k // 4)) + config.ORDER_KEY_BYTES
     kept = config.ORDER_TILE_BYTES * n * k * m + config.ROW_BYTES
-    return count * kept + candidates * key + planned_bytes(config.ORDER_BLOCK[1], k=k, n=n)
+    return count * kept + candidates * key + planned_bytes(config.ORDER_BLOCK[1], family.game)
 
 
-def check_order(count: int, low: int, high: int | None, *, k: int, m: int, n: int, mode: str,
-                percentages, max_candidates: int, max_memory_gb: float) -> int:  # fmt: skip
-    """Refuse, before any work, an order that cannot be met or could need more memory
+def check_order(count: int, low: int, high: int | None, family: Family, *,
+                max_candidates: int, max_memory_gb: float) -> int:  # fmt: skip
+    """Refuse, before any work, an order of ``family`` that cannot be met or could need more memory
     than ``max_memory_gb`` GiB (:func:`order_bytes`); :func:`make_to_order` calls it.
 
     An order cannot be met when it asks for more puzzles than the family has, or for
@@ -191,30 +193,27 @@ def check_order(count: int, low: int, high: int | None, *, k: int, m: int, n: in
     ------
     ValueError
     """
-    from rumdiff.data.generator import distinct_count
-
     count = whole("count", count, low=1)
     max_candidates = whole("max_candidates", max_candidates, low=1)
     low, high = effort_range(effort=(low, high))
     if not (math.isfinite(max_memory_gb) and max_memory_gb > 0):
         raise ValueError(f"max_memory_gb must be a finite number above 0, got {max_memory_gb!r}")
-    distinct = distinct_count(k=k, m=m, n=n, mode=mode, percentages=percentages)
-    family = f"G({k}, {m}, {n})"
+    distinct, game, mode = family.distinct, family.game, family.mode
     if distinct is not None and count > distinct:
         raise ValueError(
-            f"{family} has only {distinct:,} distinct puzzles in {mode} mode; cannot make {count:,}"
+            f"{game} has only {distinct:,} distinct puzzles in {mode} mode; cannot make {count:,}"
         )
-    if mode == "turn" and high is not None and high <= 1 and max(k, n) >= config.S:
+    if mode == "turn" and high is not None and high <= 1 and max(game.k, game.n) >= config.S:
         raise ValueError(
-            f"no turn of {family} lies in {range_text(low, high)}: a turn always has a "
+            f"no turn of {game} lies in {range_text(low, high)}: a turn always has a "
             "table, and the search settles no table by bounds alone; ask for another "
             "class or range, or another mode"
         )
     limit = max_candidates if distinct is None else min(max_candidates, distinct)
-    need = order_bytes(count, limit, k=k, m=m, n=n, mode=mode)
+    need = order_bytes(count, limit, family)
     if need > max_memory_gb * 2**30:
         raise ValueError(
-            f"{count:,} puzzles of {family} among up to {limit:,} candidates could need "
+            f"{count:,} puzzles of {game} among up to {limit:,} candidates could need "
             f"{need / 2**30:,.1f} GiB, over the limit of {max_memory_gb:g} GiB; ask for "
             "fewer (--count, --max-candidates) or raise --max-memory"
         )
@@ -270,15 +269,9 @@ def make_to_order(
     count: int,
     low: int,
     high: int | None,
+    family: Family | None = None,
     *,
-    k: int = config.K,
-    m: int = config.M,
-    n: int = config.N,
-    mode: str = config.GENERATE_MODE,
     seed: int = config.SEED,
-    percentages=None,
-    regime_weights=config.REGIME_WEIGHTS,
-    jokers: int = 0,
     max_candidates: int = config.ORDER_MAX_CANDIDATES,
     screen=None,
     screen_work: int = 0,
@@ -296,8 +289,11 @@ def make_to_order(
     low, high : int, int or None
         The range of search effort (:func:`effort_range`); ``high`` exclusive, None for
         no upper end.
-    k, m, n, mode, seed, percentages, regime_weights, jokers
-        The candidates' generator (:func:`rumdiff.data.generator.generate`).
+    family : Family, optional
+        The candidates' family (:class:`~rumdiff.data.family.Family`); default
+        ``Family()``.
+    seed : int
+        The candidates' run (:func:`rumdiff.data.generator.generate`).
     max_candidates : int
         Most candidates drawn before giving up.
     screen : callable, optional
@@ -333,14 +329,12 @@ def make_to_order(
     from rumdiff.solve import solve
 
     began = time.perf_counter()
+    family = Family() if family is None else family
     limit = check_order(
-        count, low, high, k=k, m=m, n=n, mode=mode, percentages=percentages,
-        max_candidates=max_candidates, max_memory_gb=max_memory_gb,
-    )  # fmt: skip
+        count, low, high, family, max_candidates=max_candidates, max_memory_gb=max_memory_gb
+    )
     count = whole("count", count, low=1)
     low, high = effort_range(effort=(low, high))
-    options = dict(k=k, m=m, n=n, mode=mode, seed=seed, percentages=percentages,
-                   regime_weights=regime_weights, jokers=jokers)  # fmt: skip
     seen: set[bytes] = set()
     accepted, ids, efforts, scores, blocks = [], [], [], [], []
     drawn = searched = work = 0  # work: transitions searched
@@ -350,7 +344,7 @@ def make_to_order(
     with WorkerPool(jobs) as pool:
         while len(accepted) < count and drawn < limit:
             size = _next_block(count, len(accepted), drawn, limit - drawn)
-            block = generate(size, start=drawn, seen=seen, **options).puzzles
+            block = generate(size, family, seed=seed, start=drawn, seen=seen).puzzles
             if screened_from is None and screen is not None:
                 if _ahead(count - len(accepted), len(accepted), searched, work) >= screen_work:
                     screened_from = drawn
@@ -384,7 +378,7 @@ def make_to_order(
                 progress(drawn, len(accepted))
     if len(accepted) < count:
         exhausted = limit < max_candidates  # every distinct puzzle of the family
-        raise _shortfall(count, len(accepted), (low, high), (k, m, n), drawn, searched,
+        raise _shortfall(count, len(accepted), (low, high), family.game, drawn, searched,
                          lowest, highest, exhausted)  # fmt: skip
     solutions = [solve(puzzle) for puzzle in accepted]
     for solution, score in zip(solutions, scores, strict=True):
@@ -399,10 +393,9 @@ def make_to_order(
     )  # fmt: skip
 
 
-def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest,
+def _shortfall(count, found, bounds, game, drawn, searched, lowest, highest,
                exhausted) -> OrderError:  # fmt: skip
     low, high = bounds
-    family = "G({}, {}, {})".format(*shape)
     verb = "reached" if highest is not None and highest < low else "fell in"
     seen = (
         "none searched"
@@ -411,6 +404,6 @@ def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest,
     )
     head = "no puzzle" if found == 0 else f"only {found:,} of {count:,} puzzles"
     among = f"all {drawn:,} distinct puzzles" if exhausted else f"{drawn:,} candidates"
-    message = f"{head} of {family} {verb} {range_text(low, high)} among {among} ({seen})"
+    message = f"{head} of {game} {verb} {range_text(low, high)} among {among} ({seen})"
     return OrderError(message, found=found, drawn=drawn, searched=searched, lowest=lowest,
                       highest=highest, exhausted=exhausted)  # fmt: skip

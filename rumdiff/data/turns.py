@@ -20,8 +20,10 @@ import numpy as np
 from rumdiff import config
 from rumdiff.puzzle import Game, Puzzle
 
-__all__ = ["draw_turn", "generate_turns", "turn_keys"]
+__all__ = ["REAL_GAME", "draw_turn", "generate_turns", "turn_keys"]
 
+#: The real game's tiles: 4 colours, values 1..13, two copies of each.
+REAL_GAME = Game(4, 2, 13)
 #: First spawn-key entry of the turn streams (the generator uses 0 and 1).
 _TURN_STREAM = 2
 #: Tries to lay one more set before giving up on a box too empty for it.
@@ -48,24 +50,26 @@ def _draw_set(rng, box: np.ndarray, k: int, n: int) -> list[tuple[int, int]] | N
     return None
 
 
-def draw_turn(rng, *, k: int = config.K, m: int = config.M, n: int = 13, jokers: int = 2,
-              sets: int = 6, rack: int = 14) -> Puzzle:  # fmt: skip
+def draw_turn(rng, game: Game = REAL_GAME, *, jokers: int = 2, sets: int = 6,
+              rack: int = 14) -> Puzzle:  # fmt: skip
     """A seeded random turn: ``sets`` valid sets on the table and ``rack`` rack tiles.
 
     Parameters
     ----------
     rng : numpy.random.Generator
         The only source of randomness.
-    k, m, n : int
-        The game G(k, m, n).
+    game : Game, default REAL_GAME
+        The game G(k, m, n); the real game's is G(4, 2, 13).
     jokers : int
-        Jokers in the box (the game has 2): the most the turn's game holds (without
-        any, the plain game G(k, m, n), as :func:`rumdiff.data.generator.generate`'s).
+        Jokers in the box (the real game has 2): the most the turn's game holds
+        (without any, the plain game G(k, m, n), as
+        :func:`rumdiff.data.generator.generate`'s).
     sets : int
         Sets on the table (fewer if the box runs out of them).
     rack : int
         Tiles dealt to the rack, jokers included (fewer if the box runs out).
     """
+    k, m, n = game.k, game.m, game.n
     box = np.full((n, k), m, dtype=np.int64)
     table = np.zeros((n, k), dtype=np.int64)
     spare = jokers  # jokers still in the box
@@ -90,13 +94,12 @@ def draw_turn(rng, *, k: int = config.K, m: int = config.M, n: int = 13, jokers:
     hand = np.bincount(dealt[dealt >= 0], minlength=n * k).reshape(n, k)
     # The game holds the box's jokers, so that a file of turns reads back as drawn;
     # without jokers it is the plain game, whose header has never named any.
-    game = Game.drawn_with(k, m, n, jokers)
     return Puzzle(
         table + hand,
         jokers=on_table + int((dealt < 0).sum()),
         table=table,
         table_jokers=on_table,
-        game=game,
+        game=Game.drawn_with(k, m, n, jokers),
     )
 
 
@@ -107,10 +110,10 @@ def turn_keys(puzzles) -> list[bytes]:
     return [text.encode("ascii") for text in encode_games(puzzles)]
 
 
-def generate_turns(count: int, *, k: int, m: int, n: int, jokers: int, seed: int,
-                   start: int = 0, seen: set | None = None):  # fmt: skip
-    """Turns ``start .. start + count - 1`` of the run ``seed``, all distinct; see the
-    module docstring. Returns ``(puzzles, shares, redraws)``: a
+def generate_turns(count: int, game: Game, *, jokers: int, seed: int, start: int = 0,
+                   seen: set | None = None):  # fmt: skip
+    """Turns ``start .. start + count - 1`` of the game's run ``seed``, all distinct;
+    see the module docstring. Returns ``(puzzles, shares, redraws)``: a
     :class:`~rumdiff.puzzle.Puzzles`, the share of cells with 0..m copies of each turn
     (what it holds, not what it was drawn with) and the redraws of each."""
     from rumdiff.puzzle import Puzzles
@@ -123,7 +126,7 @@ def generate_turns(count: int, *, k: int, m: int, n: int, jokers: int, seed: int
             stream = np.random.SeedSequence(seed, spawn_key=(_TURN_STREAM, start + j, attempt))
             rng = np.random.default_rng(stream)
             sets = int(rng.integers(low, high + 1))
-            turn = draw_turn(rng, k=k, m=m, n=n, jokers=jokers, sets=sets, rack=config.TURN_RACK)
+            turn = draw_turn(rng, game, jokers=jokers, sets=sets, rack=config.TURN_RACK)
             key = turn_keys(Puzzles.from_list([turn]))[0]
             if key not in seen:
                 break
@@ -135,9 +138,9 @@ def generate_turns(count: int, *, k: int, m: int, n: int, jokers: int, seed: int
         redraws[j] = attempt
         turns.append(turn)
     if not turns:
-        game = Game.drawn_with(k, m, n, jokers)  # a turn's (draw_turn)
-        return Puzzles.empty(game), np.zeros((0, m + 1)), redraws
+        drawn = Game.drawn_with(game.k, game.m, game.n, jokers)  # a turn's (draw_turn)
+        return Puzzles.empty(drawn), np.zeros((0, game.m + 1)), redraws
     puzzles = Puzzles.from_list(turns, source=f"generate(mode='turn', seed={seed})")
     cells = puzzles.copies.reshape(count, -1)
-    shares = np.stack([(cells == c).mean(axis=1) for c in range(m + 1)], axis=1)
+    shares = np.stack([(cells == c).mean(axis=1) for c in range(game.m + 1)], axis=1)
     return puzzles, shares, redraws

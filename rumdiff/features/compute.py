@@ -116,7 +116,7 @@ def compute_features(
     stack = puzzles.copies
     if feature_set == "scaled":
         base = compute_features(puzzles, m=m, feature_set="all", jokers=True)
-        return scaled_features(base, k=puzzles.k, m=m, n=puzzles.n)
+        return scaled_features(base, puzzles.game)
     if jokers is None:
         jokers = not puzzles.plain
     columns = {}

@@ -103,8 +103,8 @@ def _share(part, whole) -> np.ndarray:
     return out
 
 
-def scaled_features(base: pd.DataFrame, *, k: int, m: int, n: int) -> pd.DataFrame:
-    """The scaled features of one family's puzzles, from their base features.
+def scaled_features(base: pd.DataFrame, game) -> pd.DataFrame:
+    """The scaled features of one game's puzzles, from their base features.
 
     Parameters
     ----------
@@ -112,14 +112,15 @@ def scaled_features(base: pd.DataFrame, *, k: int, m: int, n: int) -> pd.DataFra
         The puzzles' ``"all"`` features followed by the joker features
         (:func:`rumdiff.features.compute_features` with ``feature_set="all",
         jokers=True``).
-    k, m, n : int
-        The family.
+    game : Game
+        The puzzles' game (:class:`~rumdiff.puzzle.Game`): its k, m and n.
 
     Returns
     -------
     DataFrame
         Columns :data:`SCALED_FEATURES` in order, float64, one row per puzzle.
     """
+    k, m, n = game.k, game.m, game.n
     tiles = base["tiles"].to_numpy(np.float64) + base["jokers"].to_numpy(np.float64)
     points = base["points"]
     rows = len(base)

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from rumdiff.learn.sidecar import ModelError, features_fingerprint
+from rumdiff.puzzle import Game
 
 __all__ = ["check_content"]
 
@@ -60,11 +61,11 @@ def check_content(path: Path, content, metadata: dict) -> None:
     now = list(
         feature_names(metadata["feature_set"], k=metadata["k"], m=metadata["m"], jokers=jokers)
     )
-    shape = {key: metadata[key] for key in ("k", "m", "n")}
+    game = Game(*(metadata[key] for key in ("k", "m", "n")))
     if (
         names != metadata["feature_names"]
         or now != names
-        or features_fingerprint(metadata["feature_set"], **shape, jokers=jokers)
+        or features_fingerprint(metadata["feature_set"], game, jokers=jokers)
         != metadata.get("features_sha256")
     ):
         raise ModelError(

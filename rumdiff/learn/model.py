@@ -101,10 +101,11 @@ class Model:
         """The puzzles the model knows, in words."""
         return family_text(self.metadata)
 
-    def covers(self, k: int, m: int, n: int, jokers: int = 0, table: bool = False) -> bool:
-        """Whether puzzles of G(k, m, n) with up to ``jokers`` jokers, and a table if
-        ``table``, lie in the model's scope (for a model of one family: are of its family)."""
-        return covers(self.metadata, k, m, n, jokers, table)
+    def covers(self, game, jokers: int = 0, table: bool = False) -> bool:
+        """Whether puzzles of ``game`` (a :class:`~rumdiff.puzzle.Game`) with up to
+        ``jokers`` jokers, and a table if ``table``, lie in the model's scope (for a model
+        of one family: are of its family)."""
+        return covers(self.metadata, game, jokers, table)
 
     @property
     def classes(self) -> list:
@@ -136,7 +137,7 @@ class Model:
         where = f"{puzzles.source}: " if getattr(puzzles, "source", "") else ""
         model = f"the model{' ' + self.path if self.path else ''}"
         refuse_meld(puzzles.game, where, model)
-        if self.covers(*have, jokers, table):
+        if self.covers(puzzles.game, jokers, table):
             return
         family = "G({}, {}, {})".format(*have)
         many = (f" with up to {jokers} jokers" if jokers else "") + (
@@ -233,6 +234,7 @@ def _metadata(result) -> dict:
     from rumdiff.data.io import git_commit
     from rumdiff.data.labels import class_counts
     from rumdiff.data.schema import beam_width_of
+    from rumdiff.puzzle import Game
 
     data, metrics, folds = result.data, result.metrics, result.fold_scores
     regression = result.regression_metrics
@@ -253,7 +255,7 @@ def _metadata(result) -> dict:
         "jokers": data.jokers,
         **({"scope": data.scope} if data.scope is not None else _reach(data)),
         "features_sha256": features_fingerprint(
-            data.feature_set, k=data.k, m=data.m, n=data.n, jokers=data.jokers
+            data.feature_set, Game(data.k, data.m, data.n), jokers=data.jokers
         ),
         "label_by": data.label_by,
         "effort": config.LABEL_EFFORT[data.label_by],

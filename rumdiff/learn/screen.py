@@ -20,23 +20,27 @@ from rumdiff.learn.sidecar import covers, family_text
 __all__ = ["EffortScreen", "screen_refusal"]
 
 
-def screen_refusal(
-    metadata: dict, path: str = "", *, k: int, m: int, n: int, jokers: int = 0, mode: str = ""
-) -> str | None:
+def screen_refusal(metadata: dict, path: str = "", family=None) -> str | None:
     """Why the model of this sidecar (``metadata``, as :func:`read_model_sidecar` reads
-    it; ``path`` names the model) cannot screen candidates G(k, m, n) of this mode and
-    jokers, or None when it can. It reads the sidecar alone, so that an order can ask
+    it; ``path`` names the model) cannot screen candidates of ``family`` (a
+    :class:`~rumdiff.data.family.Family`, default ``Family()``: its game, mode and
+    jokers), or None when it can. It reads the sidecar alone, so that an order can ask
     before it loads the model."""
+    from rumdiff.data.family import Family
+
+    family = Family() if family is None else family
+    game = family.game
     where = f" {path}" if path else ""
-    if not covers(metadata, k, m, n, jokers, table=mode == "turn"):
-        family = tuple(int(metadata[key]) for key in ("k", "m", "n"))
-        if metadata.get("scope") is None and (k, m, n) == family:
+    if not covers(metadata, game, family.jokers, table=family.mode == "turn"):
+        known = tuple(int(metadata[key]) for key in ("k", "m", "n"))
+        if metadata.get("scope") is None and (game.k, game.m, game.n) == known:
             if not metadata.get("jokers", False):
                 return f"the model{where} was trained without jokers or a table"
             most, table = metadata["most_jokers"], metadata["table"]
             return (f"the model{where} was trained on at most {most} jokers"
                     f"{' with a table' if table else ' and no table'}")  # fmt: skip
-        return f"the model{where} knows {family_text(metadata)}, not G({k}, {m}, {n})"
+        shape = f"G({game.k}, {game.m}, {game.n})"
+        return f"the model{where} knows {family_text(metadata)}, not {shape}"
     if metadata["label_by"] != "search":
         label_by = metadata["label_by"]
         return f"the model{where} predicts the {label_by} measure, not the search effort"

@@ -192,8 +192,9 @@ def _valid_scope(scope) -> bool:
     )
 
 
-def features_fingerprint(feature_set: str, *, k: int, m: int, n: int, jokers: bool = False) -> str:
-    """SHA-256 of the features rumdiff.features computes now for fixed random puzzles.
+def features_fingerprint(feature_set: str, game, *, jokers: bool = False) -> str:
+    """SHA-256 of the features rumdiff.features computes now for fixed random puzzles of
+    ``game`` (a :class:`~rumdiff.puzzle.Game`: its k, m and n).
 
     Saved in the sidecar and compared when loading, so that a model is refused when
     the features it was trained on are computed differently now, even under the same
@@ -204,6 +205,7 @@ def features_fingerprint(feature_set: str, *, k: int, m: int, n: int, jokers: bo
 
     from rumdiff.features import compute_features
 
+    k, m, n = game.k, game.m, game.n
     rng = np.random.Generator(np.random.PCG64(config.SEED))
     copies = (rng.random((config.FINGERPRINT_PUZZLES, n, k)) * (m + 1)).astype(np.int8)
     puzzles = copies
@@ -219,9 +221,11 @@ def features_fingerprint(feature_set: str, *, k: int, m: int, n: int, jokers: bo
     return hashlib.sha256(np.round(values, 6).tobytes()).hexdigest()
 
 
-def covers(metadata: dict, k: int, m: int, n: int, jokers: int = 0, table: bool = False) -> bool:
-    """Whether the model a sidecar describes covers G(k, m, n) with up to ``jokers``
-    jokers, and a table if ``table``."""
+def covers(metadata: dict, game, jokers: int = 0, table: bool = False) -> bool:
+    """Whether the model a sidecar describes covers puzzles of ``game`` (a
+    :class:`~rumdiff.puzzle.Game`: its k, m and n) with up to ``jokers`` jokers, and a
+    table if ``table``."""
+    k, m, n = game.k, game.m, game.n
     scope = metadata.get("scope")
     if scope is None:  # one family: jokers and a table only if it saw them (if it says)
         family = tuple(int(metadata[key]) for key in ("k", "m", "n"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from rumdiff import config
+from rumdiff.puzzle import Game
 from rumdiff.validation import whole
 
 __all__ = ["GRIDS", "explore", "grid_cells", "write_explore"]
@@ -42,16 +43,16 @@ def grid_cells(step: float, maximum: float) -> list[tuple[float, float]]:
     return [(float(a), float(b)) for a in values for b in values if a + b <= 100 + 1e-9]
 
 
-def planned_bytes(*, step, zoom_step, zoom_max, samples, k, n) -> int:
-    """An upper bound of the memory :func:`explore` plans for, before it builds anything:
-    the puzzles of every grid cell (:func:`rumdiff.data.generator.planned_bytes`)."""
+def planned_bytes(game, *, step, zoom_step, zoom_max, samples) -> int:
+    """An upper bound of the memory :func:`explore` plans for ``game``, before it builds
+    anything: the puzzles of every grid cell (:func:`rumdiff.data.generator.planned_bytes`)."""
     cells = 0
     for grid_step, extent in ((step, 100.0), (zoom_step, zoom_max)):
         if np.isfinite(grid_step) and grid_step > 0:
             cells += (int(extent / grid_step + 1e-9) + 1) ** 2
     from rumdiff.data.generator import planned_bytes as puzzle_bytes
 
-    return puzzle_bytes(cells * samples, k=k, n=n)
+    return puzzle_bytes(cells * samples, game)
 
 
 def _percentages(p0: float, p1: float, m: int) -> list[float]:
@@ -61,10 +62,10 @@ def _percentages(p0: float, p1: float, m: int) -> list[float]:
     return [p0, p1] + [rest / (m - 1)] * (m - 2)
 
 
-def _cell_count(percentages, k: int, n: int, samples: int) -> int:
-    """``samples``, or fewer when the cell's percentages allow fewer distinct puzzles."""
-    support = sum(p > 0 for p in percentages) + (sum(percentages) < 100 - 1e-9)
-    return min(samples, support ** (n * k))
+def _cell_count(family, samples: int) -> int:
+    """``samples``, or fewer when the cell's family holds fewer distinct puzzles."""
+    distinct = family.distinct
+    return samples if distinct is None else min(samples, distinct)
 
 
 def _cell(copies, m: int, repeats: int) -> dict:
@@ -86,14 +87,12 @@ def _cell(copies, m: int, repeats: int) -> dict:
 
 
 def explore(
+    game: Game | None = None,
     *,
     step: float = config.EXPLORE_STEP,
     zoom_step: float = config.EXPLORE_ZOOM_STEP,
     zoom_max: float = config.EXPLORE_ZOOM_MAX,
     samples: int = config.EXPLORE_SAMPLES,
-    k: int = config.K,
-    m: int = config.M,
-    n: int = config.N,
     seed: int = config.SEED,
     jobs: int = config.JOBS,
     repeats: int = config.DATASET_REPEATS,
@@ -104,14 +103,16 @@ def explore(
 
     Parameters
     ----------
+    game : Game, optional
+        The game G(k, m, n), m >= 2; default ``Game()``.
     step : float
         Grid step of the full 0-100% grid (Figure 11), in percent.
     zoom_step, zoom_max : float
         Step and extent of the zoomed grid (Figure 12), in percent.
     samples : int
         Puzzles per cell (the thesis used 100).
-    k, m, n, seed
-        Puzzle shape (m >= 2) and seed, as for :func:`rumdiff.data.generator.generate`.
+    seed : int
+        Seed of every cell's puzzles (:func:`rumdiff.data.generator.generate`).
     jobs : int
         Worker processes (joblib's convention: -1 every core).
     repeats : int
@@ -134,8 +135,11 @@ def explore(
     import joblib
     import pandas as pd
 
+    from rumdiff.data.family import Family
     from rumdiff.data.generator import generate
 
+    game = Game() if game is None else game
+    m = game.m
     if m < 2:
         raise ValueError("exploring p0 and p1 needs m >= 2")
     samples = whole("samples", samples, low=1)
@@ -143,7 +147,7 @@ def explore(
     if not (np.isfinite(max_memory_gb) and max_memory_gb > 0):
         raise ValueError(f"max_memory_gb must be a finite number above 0, got {max_memory_gb!r}")
     sizes = {"step": step, "zoom_step": zoom_step, "zoom_max": zoom_max, "samples": samples}
-    need = planned_bytes(**sizes, k=k, n=n)
+    need = planned_bytes(game, **sizes)
     if need > max_memory_gb * 2**30:
         raise ValueError(
             f"a grid of step {step:g}% (zoom {zoom_step:g}%) with {samples} puzzles a cell "
@@ -154,9 +158,8 @@ def explore(
     cells += [("zoom", *cell) for cell in grid_cells(zoom_step, zoom_max)]
     batches = []
     for _, p0, p1 in cells:
-        percentages = _percentages(p0, p1, m)
-        count = _cell_count(percentages, k, n, samples)
-        generated = generate(count, k=k, m=m, n=n, mode="fixed", seed=seed, percentages=percentages)
+        family = Family(game, "fixed", _percentages(p0, p1, m))
+        generated = generate(_cell_count(family, samples), family, seed=seed)
         batches.append(generated.puzzles.copies)
     total, done = sum(len(b) for b in batches), 0
     if progress is not None:
@@ -172,8 +175,9 @@ def explore(
     return pd.DataFrame(rows)
 
 
-def write_explore(frame, folder, *, k: int, m: int, n: int) -> list:
-    """Write ``explore.csv`` and one PNG per grid (Figures 11 and 12) into ``folder``.
+def write_explore(frame, folder, game: Game) -> list:
+    """Write ``explore.csv`` and one PNG per grid (Figures 11 and 12) of ``game`` into
+    ``folder``.
 
     Returns
     -------
@@ -197,8 +201,8 @@ def write_explore(frame, folder, *, k: int, m: int, n: int) -> list:
         samples = int(cells["puzzles"].max())
         extent = "0-100%" if grid == "full" else f"0-{cells[['p0', 'p1']].max().max():g}%"
         title = (
-            f"Figure {_FIGURE[grid]}: G({k}, {m}, {n}), {samples} puzzles per cell, p0 and "
-            f"p1 in {extent}, the rest {'2 copies' if m == 2 else 'split over 2..m copies'}"
+            f"Figure {_FIGURE[grid]}: {game}, {samples} puzzles per cell, p0 and p1 in "
+            f"{extent}, the rest {'2 copies' if game.m == 2 else 'split over 2..m copies'}"
         )
         written.append(folder / f"explore_{grid}.png")
         atomic_write_png(written[-1], explore_figure(frame, grid, title=title))
