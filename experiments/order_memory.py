@@ -16,7 +16,9 @@ import argparse
 import sys
 import tracemalloc
 
+from rumdiff.data import Family
 from rumdiff.data.generator import generate
+from rumdiff.puzzle import Game
 from rumdiff.solve import solve
 
 FAMILIES = [  # k, m, n, mode, jokers
@@ -35,16 +37,16 @@ def main(argv=None) -> int:
     parser.add_argument("--kept", type=int, default=30)
     args = parser.parse_args(argv)
     for k, m, n, mode, jokers in FAMILIES:
-        family = dict(k=k, m=m, n=n, mode=mode, jokers=jokers)
+        family = Family(Game(k, m, n), mode, jokers=jokers)
         seen: set = set()
-        generate(args.candidates, seed=1, seen=seen, **family)
+        generate(args.candidates, family, seed=1, seen=seen)
         keys = sum(len(key) for key in seen)
         held = sys.getsizeof(seen) + sum(sys.getsizeof(key) for key in seen)
-        puzzles = list(generate(args.kept, seed=2, **family).puzzles)
+        puzzles = list(generate(args.kept, family, seed=2).puzzles)
         for puzzle in puzzles[:3]:  # the solver's own caches, before measuring
             solve(puzzle)
         tracemalloc.start()
-        kept = list(generate(args.kept, seed=2, **family).puzzles)
+        kept = list(generate(args.kept, family, seed=2).puzzles)
         solutions = [solve(puzzle) for puzzle in kept]
         texts = [str(solution.arrangement) for solution in solutions]
         taken = tracemalloc.get_traced_memory()[0] / len(kept)

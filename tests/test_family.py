@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from rumdiff import config
-from rumdiff.data import Family, generate
+from rumdiff.data import Family, generate, make_to_order
 from rumdiff.puzzle import Game
 
 
@@ -16,6 +17,10 @@ def test_text_and_sidecar_form():
     family = Family(Game(4, 3, 100), "fixed", (20, 20, 20))
     assert str(family) == "G(4, 3, 100), fixed 20/20/20"
     assert str(Family(Game(4, 2, 13), "turn", jokers=2)) == "G(4, 2, 13) j=2, turn"
+    # The text names the jokers however many: the game's header omits its default.
+    most = Family(Game(4, 2, 13), "turn", jokers=config.MAX_JOKERS)
+    assert str(most) == f"G(4, 2, 13) j={config.MAX_JOKERS}, turn"
+    assert str(most.game) == "G(4, 2, 13)"
     assert family.as_json() == {
         "k": 4, "m": 3, "n": 100, "mode": "fixed", "percentages": [20.0, 20.0, 20.0],
         "regime_weights": list(config.REGIME_WEIGHTS), "jokers": 0,
@@ -24,11 +29,23 @@ def test_text_and_sidecar_form():
 
 def test_the_game_is_the_drawn_puzzles_game():
     # With jokers the game holds that many (j=J in a header); without, it is the plain game.
-    assert Family(Game(4, 2, 13, jokers=3), jokers=1).game == Game(4, 2, 13, jokers=1)
-    assert Family(Game(4, 2, 13, jokers=1)).game == Game(4, 2, 13)
+    assert Family(Game(4, 2, 13), jokers=1).game == Game(4, 2, 13, jokers=1)
+    assert Family(Game(4, 2, 13), jokers=0).game == Game(4, 2, 13)
     family = Family(Game(5, 2, 30), "simplex", jokers=2)
     assert generate(3, family, seed=1).puzzles.game == family.game
     assert family == Family(Game(5, 2, 30, jokers=2), "simplex", jokers=2)
+
+
+def test_the_jokers_default_to_the_ones_the_game_states():
+    assert Family(Game(4, 2, 13, jokers=2), "turn").jokers == 2
+    assert Family(Game(4, 2, 13, jokers=0), "turn").jokers == 0
+    assert Family(Game(4, 2, 13)).jokers == 0  # states none, as its header
+    with pytest.raises(ValueError, match="holds 1 jokers, but jokers=0"):
+        Family(Game(4, 2, 13, jokers=1), jokers=0)
+    # A family made again with other jokers meets the game it drew with.
+    with pytest.raises(ValueError, match="holds 1 jokers, but jokers=3"):
+        replace(Family(Game(4, 2, 13), jokers=1), jokers=3)
+    assert replace(Family(Game(4, 2, 13)), jokers=3).game == Game(4, 2, 13, jokers=3)
 
 
 def test_equal_values_are_equal_families():
@@ -51,7 +68,7 @@ def test_equal_values_are_equal_families():
         ({"regime_weights": (0, 0, 0)}, "positive sum"),
         ({"jokers": config.MAX_JOKERS + 1}, "jokers"),
         ({"jokers": -1}, "jokers"),
-        ({"game": Game(4, 2, 13, jokers=1), "jokers": 2}, "jokers"),
+        ({"game": Game(4, 2, 13, jokers=1), "jokers": 2}, "holds 1 jokers"),
         ({"game": Game(4, 2, 13, meld=30)}, "no mode draws opening moves"),
     ],
 )
@@ -65,6 +82,8 @@ def test_a_game_is_required():
         Family((4, 2, 100))
     with pytest.raises(TypeError, match="family must be a Family"):
         generate(1, Game(4, 2, 100))
+    with pytest.raises(TypeError, match="family must be a Family"):
+        make_to_order(1, 0, 1, Game(4, 2, 100))
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from helpers import TINY_THRESHOLDS
 
 from rumdiff import config
@@ -16,12 +17,16 @@ from rumdiff.puzzle import Game
 def test_refusals_name_the_mismatch(trained):
     model, _ = trained  # G(4, 2, 20) without jokers, search labels (tests/conftest.py)
     side = model.metadata  # what its sidecar holds: no model need be loaded
-    assert screen_refusal(side, family=Family(Game(4, 2, 20))) is None
-    assert "G(4, 2, 13)" in screen_refusal(side, family=Family(Game(4, 2, 13)))
-    assert "jokers" in screen_refusal(side, family=Family(Game(4, 2, 20), jokers=2))
-    assert "jokers" in screen_refusal(side, family=Family(Game(4, 2, 20), "turn"))
-    named = screen_refusal({**side, "label_by": "time"}, "m.skops", family=Family(Game(4, 2, 20)))
+    assert screen_refusal(side, Family(Game(4, 2, 20))) is None
+    assert "G(4, 2, 13)" in screen_refusal(side, Family(Game(4, 2, 13)))
+    assert "jokers" in screen_refusal(side, Family(Game(4, 2, 20), jokers=2))
+    assert "jokers" in screen_refusal(side, Family(Game(4, 2, 20), "turn"))
+    named = screen_refusal({**side, "label_by": "time"}, Family(Game(4, 2, 20)), "m.skops")
     assert named == "the model m.skops predicts the time measure, not the search effort"
+    with pytest.raises(TypeError, match="family must be a Family"):
+        screen_refusal(side, "m.skops")  # the path where the family goes
+    with pytest.raises(TypeError, match="game must be a Game"):
+        model.covers(4, 2, 20)
 
 
 def test_class_rule_when_the_model_has_the_labels_thresholds(trained, monkeypatch):

@@ -147,7 +147,7 @@ def _screen(args, family, low: int, high: int | None):
     screen = _ModelScreen(path, low, high, named=args.model is not None)
     if args.model is not None:
         screen.load()  # a model the user names is checked whole: a failure is theirs to see
-    reason = screen_refusal(side, str(path), family)
+    reason = screen_refusal(side, family, str(path))
     if reason is not None:
         return None, 0, {"used": False, "reason": reason}
     if args.model is None:

@@ -139,7 +139,8 @@ class DatasetSpec:
     def as_json(self) -> dict:
         """The spec as the sidecar records it."""
         data = {"count": self.count, **self.family.as_json()}
-        data.update((f.name, getattr(self, f.name)) for f in fields(self)[2:])
+        rest = (f.name for f in fields(self) if f.name not in data and f.name != "family")
+        data.update((name, getattr(self, name)) for name in rest)
         data["solvers"] = None if self.solvers is None else list(self.solvers)
         return data
 

@@ -4,7 +4,7 @@ A :class:`Family` is what :func:`rumdiff.data.generator.generate` draws from, an
 dataset, an order and the model's screen name: the :class:`~rumdiff.puzzle.Game`
 G(k, m, n), the mode that chooses each puzzle's copy shares (with the fixed mode's
 percentages and the mixed mode's regime weights), and the jokers every puzzle holds.
-Its text is the game's header text, then the mode::
+Its text is G(k, m, n), with ``j=J`` when the puzzles hold jokers, then the mode::
 
     G(4, 2, 100) j=2, simplex
 """
@@ -20,7 +20,7 @@ from rumdiff import config
 from rumdiff.puzzle import Game
 from rumdiff.validation import choice, whole
 
-__all__ = ["Family"]
+__all__ = ["Family", "as_family"]
 
 #: Slack allowed when checking that percentages sum to at most 100.
 _PERCENT_SLACK = 1e-9
@@ -33,7 +33,7 @@ class Family:
     Parameters
     ----------
     game : Game, default Game()
-        The game G(k, m, n). It is kept as the drawn puzzles' game: with ``jokers`` it
+        The game G(k, m, n). The family keeps the drawn puzzles' game: with jokers it
         holds that many (``j=J`` in a header), without any it is the plain game, whose
         header names none. A game with an opening meld is refused: no mode draws one.
     mode : {"fixed", "mixed", "simplex", "turn"}, default config.GENERATE_MODE
@@ -45,22 +45,26 @@ class Family:
         each in 0..100, summing to at most 100; the rest of the cells get m copies.
     regime_weights : sequence of 3 floats, default config.REGIME_WEIGHTS
         Mixed mode: relative frequencies of regimes 1, 2, 3 (normalised when drawn).
-    jokers : int, default 0
+    jokers : int, optional
         Jokers of every puzzle, 0..``config.MAX_JOKERS``: on the rack, or in turn mode
         the game's jokers (some on the table, some on the rack, some in the box).
+        Default: the jokers the game states (``Game(4, 2, 13, jokers=2)``), else 0; a
+        game that states ``config.MAX_JOKERS`` states none, as its header does.
 
     Raises
     ------
     ValueError
-        On a value out of range, percentages that do not fit the mode or m, or more
-        jokers than the game holds.
+        On a value out of range, percentages that do not fit the mode or m, or jokers
+        other than the ones the game states.
+    TypeError
+        When ``game`` is no :class:`~rumdiff.puzzle.Game`.
     """
 
     game: Game = field(default_factory=Game)
     mode: str = config.GENERATE_MODE
     percentages: tuple | None = None
     regime_weights: tuple = config.REGIME_WEIGHTS
-    jokers: int = 0
+    jokers: int | None = None
 
     def __post_init__(self):
         game = self.game
@@ -69,7 +73,13 @@ class Family:
         if game.meld is not None:
             raise ValueError(f"no mode draws opening moves; got the game {game}")
         choice("mode", self.mode, config.GENERATE_MODES)
-        jokers = whole("jokers", self.jokers, low=0, high=game.jokers)
+        stated = None if game.jokers == config.MAX_JOKERS else game.jokers
+        if self.jokers is None:
+            jokers = 0 if stated is None else stated
+        else:
+            jokers = whole("jokers", self.jokers, low=0, high=config.MAX_JOKERS)
+            if stated is not None and jokers != stated:
+                raise ValueError(f"the game {game} holds {stated} jokers, but jokers={jokers}")
         object.__setattr__(self, "jokers", jokers)
         object.__setattr__(self, "game", Game.drawn_with(game.k, game.m, game.n, jokers))
         object.__setattr__(self, "percentages", _percentages(self.percentages, self.mode, game.m))
@@ -107,9 +117,16 @@ class Family:
         joker features)."""
         return self.jokers > 0 or self.mode == "turn"
 
+    @property
+    def shape(self) -> str:
+        """``G(k, m, n)``, with ``j=J`` when the puzzles hold jokers (however many)."""
+        game = self.game
+        text = f"G({game.k}, {game.m}, {game.n})"
+        return text + (f" j={self.jokers}" if self.jokers else "")
+
     def __str__(self) -> str:
-        """The game's text, then the mode (with a fixed mode's percentages)."""
-        text = f"{self.game}, {self.mode}"
+        """:attr:`shape`, then the mode (with a fixed mode's percentages)."""
+        text = f"{self.shape}, {self.mode}"
         if self.percentages is not None:
             text += " " + "/".join(f"{p:g}" for p in self.percentages)
         return text
@@ -126,6 +143,21 @@ class Family:
             "regime_weights": list(self.regime_weights),
             "jokers": self.jokers,
         }
+
+
+def as_family(family) -> Family:
+    """``family``, or ``Family()`` for None.
+
+    Raises
+    ------
+    TypeError
+        For anything else.
+    """
+    if family is None:
+        return Family()
+    if not isinstance(family, Family):
+        raise TypeError(f"family must be a Family, got {type(family).__name__}")
+    return family
 
 
 def _percentages(percentages, mode: str, m: int) -> tuple | None:

@@ -49,7 +49,7 @@ import numpy as np
 
 from rumdiff import config
 from rumdiff.data.distinct import make_distinct, puzzle_keys
-from rumdiff.data.family import Family
+from rumdiff.data.family import Family, as_family
 from rumdiff.puzzle import Game, Puzzles
 from rumdiff.validation import whole
 
@@ -214,22 +214,13 @@ def redraw(
     copies : ndarray of int8, shape (n, k)
     probabilities : ndarray of float64, shape (m + 1,)
     """
-    family = _family(family)
+    family = as_family(family)
     seed, index = whole("seed", seed, low=0), whole("index", index, low=0)
     attempt = whole("attempt", attempt, low=1)
     regime = whole("regime", regime, low=0)
     if family.mode == "mixed" and not 1 <= regime <= len(config.REGIME_RANGES):
         raise ValueError(f"mixed mode needs a regime 1..{len(config.REGIME_RANGES)}, got {regime}")
     return _redraw(family, seed, index, attempt, regime)
-
-
-def _family(family) -> Family:
-    """``family``, or the default family for None; a TypeError for anything else."""
-    if family is None:
-        return Family()
-    if not isinstance(family, Family):
-        raise TypeError(f"family must be a Family, got {type(family).__name__}")
-    return family
 
 
 def _turns(family: Family, count: int, seed: int, start: int, seen: set):
@@ -282,7 +273,7 @@ def generate(
     ValueError
         On invalid arguments, or when the family holds too few distinct puzzles.
     """
-    family = _family(family)
+    family = as_family(family)
     count, seed = whole("count", count, low=0), whole("seed", seed, low=0)
     start = whole("start", start, low=0)
     if seen is None:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rumdiff import config
-from rumdiff.data.family import Family
+from rumdiff.data.family import Family, as_family
 from rumdiff.data.labels import class_ranges
 from rumdiff.validation import choice, whole
 
@@ -193,19 +193,20 @@ def check_order(count: int, low: int, high: int | None, family: Family, *,
     ------
     ValueError
     """
+    family = as_family(family)
     count = whole("count", count, low=1)
     max_candidates = whole("max_candidates", max_candidates, low=1)
     low, high = effort_range(effort=(low, high))
     if not (math.isfinite(max_memory_gb) and max_memory_gb > 0):
         raise ValueError(f"max_memory_gb must be a finite number above 0, got {max_memory_gb!r}")
-    distinct, game, mode = family.distinct, family.game, family.mode
+    distinct, game, mode, shape = family.distinct, family.game, family.mode, family.shape
     if distinct is not None and count > distinct:
         raise ValueError(
-            f"{game} has only {distinct:,} distinct puzzles in {mode} mode; cannot make {count:,}"
+            f"{shape} has only {distinct:,} distinct puzzles in {mode} mode; cannot make {count:,}"
         )
     if mode == "turn" and high is not None and high <= 1 and max(game.k, game.n) >= config.S:
         raise ValueError(
-            f"no turn of {game} lies in {range_text(low, high)}: a turn always has a "
+            f"no turn of {shape} lies in {range_text(low, high)}: a turn always has a "
             "table, and the search settles no table by bounds alone; ask for another "
             "class or range, or another mode"
         )
@@ -213,7 +214,7 @@ def check_order(count: int, low: int, high: int | None, family: Family, *,
     need = order_bytes(count, limit, family)
     if need > max_memory_gb * 2**30:
         raise ValueError(
-            f"{count:,} puzzles of {game} among up to {limit:,} candidates could need "
+            f"{count:,} puzzles of {shape} among up to {limit:,} candidates could need "
             f"{need / 2**30:,.1f} GiB, over the limit of {max_memory_gb:g} GiB; ask for "
             "fewer (--count, --max-candidates) or raise --max-memory"
         )
@@ -329,7 +330,7 @@ def make_to_order(
     from rumdiff.solve import solve
 
     began = time.perf_counter()
-    family = Family() if family is None else family
+    family = as_family(family)
     limit = check_order(
         count, low, high, family, max_candidates=max_candidates, max_memory_gb=max_memory_gb
     )
@@ -378,7 +379,7 @@ def make_to_order(
                 progress(drawn, len(accepted))
     if len(accepted) < count:
         exhausted = limit < max_candidates  # every distinct puzzle of the family
-        raise _shortfall(count, len(accepted), (low, high), family.game, drawn, searched,
+        raise _shortfall(count, len(accepted), (low, high), family.shape, drawn, searched,
                          lowest, highest, exhausted)  # fmt: skip
     solutions = [solve(puzzle) for puzzle in accepted]
     for solution, score in zip(solutions, scores, strict=True):
@@ -393,7 +394,7 @@ def make_to_order(
     )  # fmt: skip
 
 
-def _shortfall(count, found, bounds, game, drawn, searched, lowest, highest,
+def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest,
                exhausted) -> OrderError:  # fmt: skip
     low, high = bounds
     verb = "reached" if highest is not None and highest < low else "fell in"
@@ -404,6 +405,6 @@ def _shortfall(count, found, bounds, game, drawn, searched, lowest, highest,
     )
     head = "no puzzle" if found == 0 else f"only {found:,} of {count:,} puzzles"
     among = f"all {drawn:,} distinct puzzles" if exhausted else f"{drawn:,} candidates"
-    message = f"{head} of {game} {verb} {range_text(low, high)} among {among} ({seen})"
+    message = f"{head} of {shape} {verb} {range_text(low, high)} among {among} ({seen})"
     return OrderError(message, found=found, drawn=drawn, searched=searched, lowest=lowest,
                       highest=highest, exhausted=exhausted)  # fmt: skip

@@ -22,8 +22,8 @@ from rumdiff.puzzle import Game, Puzzle
 
 __all__ = ["REAL_GAME", "draw_turn", "generate_turns", "turn_keys"]
 
-#: The real game's tiles: 4 colours, values 1..13, two copies of each.
-REAL_GAME = Game(4, 2, 13)
+#: The real game: 4 colours, values 1..13, two copies of each, two jokers.
+REAL_GAME = Game(4, 2, 13, jokers=2)
 #: First spawn-key entry of the turn streams (the generator uses 0 and 1).
 _TURN_STREAM = 2
 #: Tries to lay one more set before giving up on a box too empty for it.
@@ -59,7 +59,8 @@ def draw_turn(rng, game: Game = REAL_GAME, *, jokers: int = 2, sets: int = 6,
     rng : numpy.random.Generator
         The only source of randomness.
     game : Game, default REAL_GAME
-        The game G(k, m, n); the real game's is G(4, 2, 13).
+        The game G(k, m, n) whose box the turn is dealt from; its own jokers are not
+        read (``jokers`` says how many the box holds).
     jokers : int
         Jokers in the box (the real game has 2): the most the turn's game holds
         (without any, the plain game G(k, m, n), as
@@ -113,9 +114,10 @@ def turn_keys(puzzles) -> list[bytes]:
 def generate_turns(count: int, game: Game, *, jokers: int, seed: int, start: int = 0,
                    seen: set | None = None):  # fmt: skip
     """Turns ``start .. start + count - 1`` of the game's run ``seed``, all distinct;
-    see the module docstring. Returns ``(puzzles, shares, redraws)``: a
-    :class:`~rumdiff.puzzle.Puzzles`, the share of cells with 0..m copies of each turn
-    (what it holds, not what it was drawn with) and the redraws of each."""
+    see the module docstring. ``jokers`` are the box's (:func:`draw_turn`). Returns
+    ``(puzzles, shares, redraws)``: a :class:`~rumdiff.puzzle.Puzzles`, the share of
+    cells with 0..m copies of each turn (what it holds, not what it was drawn with) and
+    the redraws of each."""
     from rumdiff.puzzle import Puzzles
 
     low, high = config.TURN_SETS

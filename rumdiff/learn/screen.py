@@ -20,15 +20,15 @@ from rumdiff.learn.sidecar import covers, family_text
 __all__ = ["EffortScreen", "screen_refusal"]
 
 
-def screen_refusal(metadata: dict, path: str = "", family=None) -> str | None:
+def screen_refusal(metadata: dict, family, path: str = "") -> str | None:
     """Why the model of this sidecar (``metadata``, as :func:`read_model_sidecar` reads
     it; ``path`` names the model) cannot screen candidates of ``family`` (a
-    :class:`~rumdiff.data.family.Family`, default ``Family()``: its game, mode and
-    jokers), or None when it can. It reads the sidecar alone, so that an order can ask
-    before it loads the model."""
-    from rumdiff.data.family import Family
+    :class:`~rumdiff.data.family.Family`: its game, mode and jokers), or None when it
+    can. It reads the sidecar alone, so that an order can ask before it loads the
+    model."""
+    from rumdiff.data.family import as_family
 
-    family = Family() if family is None else family
+    family = as_family(family)
     game = family.game
     where = f" {path}" if path else ""
     if not covers(metadata, game, family.jokers, table=family.mode == "turn"):

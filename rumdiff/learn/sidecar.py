@@ -225,6 +225,10 @@ def covers(metadata: dict, game, jokers: int = 0, table: bool = False) -> bool:
     """Whether the model a sidecar describes covers puzzles of ``game`` (a
     :class:`~rumdiff.puzzle.Game`: its k, m and n) with up to ``jokers`` jokers, and a
     table if ``table``."""
+    from rumdiff.puzzle import Game
+
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, got {type(game).__name__}")
     k, m, n = game.k, game.m, game.n
     scope = metadata.get("scope")
     if scope is None:  # one family: jokers and a table only if it saw them (if it says)

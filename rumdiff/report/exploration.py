@@ -104,7 +104,8 @@ def explore(
     Parameters
     ----------
     game : Game, optional
-        The game G(k, m, n), m >= 2; default ``Game()``.
+        The game G(k, m, n), m >= 2; default ``Game()``. The puzzles hold no jokers,
+        whatever the game allows.
     step : float
         Grid step of the full 0-100% grid (Figure 11), in percent.
     zoom_step, zoom_max : float
@@ -139,6 +140,7 @@ def explore(
     from rumdiff.data.generator import generate
 
     game = Game() if game is None else game
+    game = Game(game.k, game.m, game.n)  # puzzles without jokers, whatever it allows
     m = game.m
     if m < 2:
         raise ValueError("exploring p0 and p1 needs m >= 2")
@@ -201,8 +203,9 @@ def write_explore(frame, folder, game: Game) -> list:
         samples = int(cells["puzzles"].max())
         extent = "0-100%" if grid == "full" else f"0-{cells[['p0', 'p1']].max().max():g}%"
         title = (
-            f"Figure {_FIGURE[grid]}: {game}, {samples} puzzles per cell, p0 and p1 in "
-            f"{extent}, the rest {'2 copies' if game.m == 2 else 'split over 2..m copies'}"
+            f"Figure {_FIGURE[grid]}: G({game.k}, {game.m}, {game.n}), {samples} puzzles per "
+            f"cell, p0 and p1 in {extent}, the rest "
+            f"{'2 copies' if game.m == 2 else 'split over 2..m copies'}"
         )
         written.append(folder / f"explore_{grid}.png")
         atomic_write_png(written[-1], explore_figure(frame, grid, title=title))
