@@ -48,8 +48,8 @@ def test_solvers_that_disagree_are_an_internal_error(monkeypatch):
 
     real = rumdiff.solve.search_effort
 
-    def wrong(puzzle):
-        effort = real(puzzle)
+    def wrong(puzzle, **options):
+        effort = real(puzzle, **options)
         return type(effort)(**{**effort.__dict__, "score": effort.score + 1})
 
     monkeypatch.setattr(rumdiff.solve, "search_effort", wrong)

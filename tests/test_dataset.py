@@ -445,7 +445,8 @@ def test_cli_generates_a_dataset_and_a_puzzle_file(one_go, capsys, tmp_path):
     command = read_metadata(metadata_path(out))["command"]
     assert command[:3] == ["rumdiff", "generate", str(out)]
     assert " ".join(command[3:]).startswith(
-        "--count 60 -k 4 -m 2 -n 100 --seed 3 --jobs 1 --repeats 1 --max-memory 4.0 --mode mixed"
+        "--count 60 -k 4 -m 2 -n 100 --seed 3 --jobs 1 --max-states 50000000 --repeats 1 "
+        "--max-memory 4.0 --mode mixed"
     )
     puzzles = tmp_path / "p.txt"
     assert main(["generate", str(puzzles), "--puzzles-only", "--count", "7", "--seed", "2"]) == 0
@@ -550,3 +551,22 @@ def test_a_damaged_part_is_named_before_any_solving(tmp_path):
     with pytest.raises(DatasetError, match=f"{part.name} is damaged .* delete it and resume"):
         build_dataset(path, SPEC, jobs=1, resume=True, progress=lambda d, t: seen.append(d))
     assert seen == []
+
+
+def test_a_run_over_the_state_budget_resumes_with_a_larger_one(tmp_path):
+    from rumdiff.solve import SolverBudgetError
+
+    path = tmp_path / "d.csv"
+    spec = replace(SPEC, family=Family(Game(n=20), "simplex"))
+    with pytest.raises(SolverBudgetError, match="max_states=1 "):
+        build_dataset(path, spec, jobs=1, max_states=1)
+    assert work_dir(path).exists() and not path.exists()
+    metadata = build_dataset(path, spec, jobs=1, resume=True)  # the default budget
+    assert [s["max_states"] for s in metadata["sessions"]] == [1, config.MAX_STATES]
+    once = build_dataset(tmp_path / "once.csv", spec, jobs=1)
+    pd.testing.assert_frame_equal(
+        _rows(read_dataset(path)), _rows(read_dataset(tmp_path / "once.csv"))
+    )
+    assert once["parameters"] == metadata["parameters"]
+    with pytest.raises(DatasetError, match="max_states must be"):
+        build_dataset(tmp_path / "zero.csv", spec, jobs=1, max_states=0)

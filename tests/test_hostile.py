@@ -309,18 +309,33 @@ def test_train_ignores_columns_it_does_not_know(dataset, tmp_path, tiny_grid):
     "argv",
     [
         ["generate", "{tmp}/d.csv", "--count", "1"],
-        # The same search and message by another command: for make test-all.
-        pytest.param(["explore", "{tmp}/explore", "--samples", "1"], marks=pytest.mark.slow),
+        ["generate", "{tmp}/o.in", "--count", "1", "--difficulty", "hard"],
+        ["explore", "{tmp}/explore", "--samples", "1"],
     ],
 )
 def test_a_puzzle_over_the_search_budget_is_one_line(tmp_path, capsys, argv):
-    # G(6, 3, 2000) is inside the documented limits, but its reference search is not.
+    # G(6, 3, 500) needs more than 10,000 states: the same search and message as over
+    # the default budget, which G(6, 3, 2000) exceeds (the next test, in make test-all).
     argv = [arg.format(tmp=tmp_path) for arg in argv]
-    shape = ["-k", "6", "-m", "3", "-n", "2000", "--jobs", "1", "-q"]
+    shape = ["-k", "6", "-m", "3", "-n", "500", "--max-states", "10000", "--jobs", "1", "-q"]
     assert main([*argv, *shape]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"rumdiff {argv[0]}: error: ")
-    assert "the reference search needed more than" in err and "use a smaller n" in err
+    assert "the reference search needed more than max_states=10000 states" in err
+    assert "use a smaller n" in err and "a larger --max-states" in err
+    # No output: a dataset keeps only its unfinished run, which a larger budget resumes.
+    assert [p.name for p in tmp_path.iterdir()] == (["d.csv.partial"] if "d.csv" in argv[1] else [])
+    assert ("--resume goes on from them" in err) == ("d.csv" in argv[1])
+
+
+@pytest.mark.slow
+def test_a_puzzle_over_the_default_search_budget_is_one_line(tmp_path, capsys):
+    # G(6, 3, 2000) is inside the documented limits, but its reference search is not.
+    argv = ["generate", str(tmp_path / "d.csv"), "--count", "1", "-k", "6", "-m", "3", "-n",
+            "2000", "--jobs", "1", "-q"]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the reference search needed more than" in err
 
 
 def _many(tmp_path, count: int = 5_000):

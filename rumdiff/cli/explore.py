@@ -61,6 +61,7 @@ def run(args) -> int:
         frame = explore(
             game, step=args.step, zoom_step=args.zoom_step, zoom_max=args.zoom_max,
             samples=args.samples, seed=args.seed, jobs=args.jobs, repeats=args.repeats,
+            max_states=args.max_states,
             max_memory_gb=args.max_memory, progress=None if args.quiet else progress,
         )  # fmt: skip
         progress.close()

@@ -260,7 +260,8 @@ def run(args) -> int:
         )  # fmt: skip
         metadata = build_dataset(
             args.out, spec, label_by=args.label_by, thresholds=args.thresholds, jobs=args.jobs,
-            scheduler=args.scheduler, resume=args.resume, command=_command(args),
+            scheduler=args.scheduler, max_states=args.max_states, resume=args.resume,
+            command=_command(args),
             progress=None if args.quiet else progress,
         )  # fmt: skip
     except KeyboardInterrupt:
@@ -276,7 +277,11 @@ def run(args) -> int:
         raise UserError(str(error)) from None
     except SolverBudgetError as error:
         progress.close()
-        raise budget_error(error, labels=args.label_by == "search") from None
+        refused = budget_error(error, labels=args.label_by == "search")
+        if work_dir(args.out).exists():  # a larger budget may resume the chunks done
+            refused = UserError(f"{refused}; finished chunks are kept in "
+                                f"{work_dir(args.out)}: --resume goes on from them")  # fmt: skip
+        raise refused from None
     except OSError as error:
         raise write_error(error, args.out) from None
     progress.close()

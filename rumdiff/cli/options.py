@@ -169,7 +169,8 @@ def jobs_option(parser: argparse.ArgumentParser, note: str = "") -> None:
 def generation_options(parser: argparse.ArgumentParser, *, m_help: str) -> None:
     """Add the options of the commands that generate and solve puzzles themselves.
 
-    -k, -m, -n (the puzzles' shape), --seed, --jobs, --repeats and -q.
+    -k, -m, -n (the puzzles' shape), --seed, --jobs, --max-states, --repeats, -q and
+    --max-memory.
     """
     shape_options(parser, m_help=m_help, n_help="values")
     parser.add_argument(
@@ -179,6 +180,12 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str) -> None:
         help=f"random seed (default: {config.SEED})",
     )
     jobs_option(parser)
+    parser.add_argument(
+        "--max-states", type=integer(1, config.MAX_STATES_LIMIT), default=config.MAX_STATES,
+        help="budget: the most DP states a pass may keep; a puzzle whose reference search "
+        "needs more stops the run (the fast solver, with --solvers, falls back to the ILP) "
+        f"(default: {config.MAX_STATES:,})",
+    )  # fmt: skip
     parser.add_argument(
         "--repeats", type=integer(1, 1000), default=config.DATASET_REPEATS,
         help="solves per puzzle, the fastest time is kept; multiplies the solving time "
@@ -281,7 +288,7 @@ def budget_error(error, *, labels: bool) -> UserError:
     """A one-line error for a puzzle over the reference search's state budget: the search
     effort is defined by that search, so only smaller puzzles (or, for labels, another
     measure) can go on."""
-    advice = "use a smaller n or k, or fewer copies (-m)"
+    advice = "use a smaller n or k, fewer copies (-m), or a larger --max-states"
     if labels:
         advice += "; or label by the fast solver (--label-by solver), which falls back to the ILP"
     return UserError(f"{error}; {advice}")

@@ -242,6 +242,7 @@ def _sidecar(args, family, command, result, filtered: dict, seconds: float) -> d
             "count": args.count,
             **family.as_json(),
             "max_candidates": args.max_candidates,
+            "max_states": args.max_states,
         },
         "order": {
             "difficulty": args.difficulty,
@@ -301,7 +302,7 @@ def run(args, command) -> int:
     try:
         result = make_to_order(
             args.count, low, high, family, **limits, seed=args.seed, screen=screen,
-            screen_work=screen_work, jobs=args.jobs,
+            screen_work=screen_work, jobs=args.jobs, max_states=args.max_states,
         )  # fmt: skip
     except OrderError as error:
         advice = "ask for another class or --effort range"

@@ -43,12 +43,16 @@ def solve_batch(
     solvers=("search",),
     repeats: int = 1,
     beam_width: int = config.BEAM_WIDTH,
+    max_states: int = config.MAX_STATES,
 ) -> dict[str, np.ndarray]:
     """Solve stacked puzzles (:class:`~rumdiff.puzzle.Puzzles`, or copies ``(puzzles, n,
     k)``); the solver columns of their rows.
 
-    ``beam_width`` is the fast solver's: it changes its work, never a score. Seconds are
-    the fastest of ``repeats`` solves; the work must be the same in every repeat.
+    ``beam_width`` is the fast solver's: it changes its work, never a score.
+    ``max_states`` is the state budget of both: over it the reference search stops
+    (:class:`~rumdiff.solve.SolverBudgetError`) and the fast solver falls back to the
+    ILP. Seconds are the fastest of ``repeats`` solves; the work must be the same in
+    every repeat.
 
     Returns
     -------
@@ -65,8 +69,8 @@ def solve_batch(
     out = {name: np.zeros(count, dtype=np.int64) for name in names}
     out["method"] = np.empty(count, dtype=object)
     run = {
-        "search": search_effort,
-        "solver": lambda puzzle: solve(puzzle, beam_width=beam_width),
+        "search": lambda puzzle: search_effort(puzzle, max_states=max_states),
+        "solver": lambda puzzle: solve(puzzle, beam_width=beam_width, max_states=max_states),
     }
     for solver in solvers:
         out[f"{solver}_seconds"] = np.zeros(count, dtype=np.float64)

@@ -162,6 +162,7 @@ def build_dataset(
     thresholds=None,
     jobs: int = config.JOBS,
     scheduler: str | None = None,
+    max_states: int = config.MAX_STATES,
     resume: bool = False,
     command=None,
     progress=None,
@@ -181,6 +182,10 @@ def build_dataset(
     scheduler : str, optional
         Address of a Dask scheduler (``tcp://host:8786``): solve the chunks on its
         workers instead of local processes (:mod:`rumdiff.cluster`); the rows are the same.
+    max_states : int
+        The state budget of both solvers (:func:`rumdiff.data.batch.solve_batch`): a
+        puzzle whose reference search needs more stops the run, whose finished chunks
+        a session with a larger budget may resume. Each session records its own.
     resume : bool
         Continue the unfinished run of ``path`` (same spec, else an error). When there
         is none, start afresh, unless ``path`` is already complete with this spec: then
@@ -213,6 +218,8 @@ def build_dataset(
         spec = replace(spec, solvers=(needed,))
     elif needed not in spec.solvers:
         raise DatasetError(f"{label_by} labels need the {needed} among the solvers {spec.solvers}")
+    max_states = whole("max_states", max_states, low=1, high=config.MAX_STATES_LIMIT,
+                       error=DatasetError)  # fmt: skip
     if whole("jobs", jobs, error=DatasetError) == 0:
         raise DatasetError("jobs must be a non-zero whole number (-1: every core), got 0")
     family = spec.family
@@ -222,7 +229,8 @@ def build_dataset(
         path.parent.mkdir(parents=True, exist_ok=True)  # the lock lives beside the output
         with RunLock(f"{path}.lock", what=str(path)):
             return _build(path, fmt, spec, generated, features, label_by, thresholds,
-                          (jobs, scheduler), resume, command, progress, began, started)  # fmt: skip
+                          (jobs, scheduler, max_states), resume, command, progress, began,
+                          started)  # fmt: skip
     except LockedError as error:
         raise DatasetError(str(error)) from None
 
@@ -235,9 +243,10 @@ def _build(path, fmt, spec, generated, features, label_by, thresholds, workers, 
         done = _complete(path, spec, label_by, thresholds, command)
         if done is not None:
             return done
-    jobs, scheduler = workers
+    jobs, scheduler, max_states = workers
     with connect(scheduler) if scheduler else contextlib.nullcontext() as client:
-        run = start_run(work, spec, resume, jobs, started, scheduler=scheduler)
+        run = start_run(work, spec, resume, jobs, started, scheduler=scheduler,
+                        max_states=max_states)  # fmt: skip
         _solve_chunks(work, fmt, spec, generated, run, (jobs, client), began, progress)
     frame = joined_parts(work, fmt, spec, generated, run)
     frame["label"] = compute_labels(frame, label_by, thresholds)
@@ -264,7 +273,8 @@ def _build(path, fmt, spec, generated, features, label_by, thresholds, workers, 
     return metadata
 
 
-def _chunk_rows(spec: DatasetSpec, start: int, puzzles, regime, probabilities):
+def _chunk_rows(spec: DatasetSpec, max_states: int, start: int, puzzles, regime,
+                probabilities):  # fmt: skip
     """The rows (without labels) of puzzles ``start ..``, the CPU seconds they took, and
     the seconds of those spent on features."""
     import pandas as pd
@@ -287,7 +297,7 @@ def _chunk_rows(spec: DatasetSpec, start: int, puzzles, regime, probabilities):
     columns.update(
         solve_batch(
             puzzles, m=family.game.m, solvers=spec.solvers, repeats=spec.repeats,
-            beam_width=spec.beam_width,
+            beam_width=spec.beam_width, max_states=max_states,
         )
     )  # fmt: skip
     frame = pd.DataFrame(columns)
@@ -318,7 +328,7 @@ def _solve_chunks(work, fmt: str, spec: DatasetSpec, generated, run: dict, worke
     puzzles, regime = generated.puzzles, generated.regime
     probabilities = generated.probabilities
     tasks = [
-        (spec, c * size, puzzles[c * size : (c + 1) * size],
+        (spec, run["sessions"][-1]["max_states"], c * size, puzzles[c * size : (c + 1) * size],
          regime[c * size : (c + 1) * size], probabilities[c * size : (c + 1) * size])
         for c in pending
     ]  # fmt: skip

@@ -24,9 +24,10 @@ def part_name(chunk: int, fmt: str) -> str:
     return f"part-{chunk:06d}.{'parquet' if fmt == 'parquet' else 'csv'}"
 
 
-def start_run(work, spec, resume: bool, jobs: int, started: str, *, scheduler=None) -> dict:
+def start_run(work, spec, resume: bool, jobs: int, started: str, *, scheduler=None,
+              max_states: int = config.MAX_STATES) -> dict:  # fmt: skip
     """Open the work folder (a new run, or the unfinished one when resuming) and record
-    this session in its ``run.json``."""
+    this session, with its workers and state budget, in its ``run.json``."""
     manifest = work / RUN_FILE
     if work.is_symlink() or (work.exists() and not work.is_dir()):
         raise DatasetError(
@@ -61,7 +62,7 @@ def start_run(work, spec, resume: bool, jobs: int, started: str, *, scheduler=No
         run = {"format": config.DATASET_FORMAT, "spec": spec.as_json(), "sessions": []}
     session = {"started": started, "wall_seconds": 0.0, "cpu_seconds": 0.0,
                "feature_cpu_seconds": 0.0, "puzzles_solved": 0}  # fmt: skip
-    session.update(jobs=effective_jobs(jobs), **git_commit())
+    session.update(jobs=effective_jobs(jobs), max_states=max_states, **git_commit())
     if scheduler is not None:
         session["scheduler"] = scheduler
     run["sessions"].append(session)

@@ -68,10 +68,10 @@ def _cell_count(family, samples: int) -> int:
     return samples if distinct is None else min(samples, distinct)
 
 
-def _cell(copies, m: int, repeats: int) -> dict:
+def _cell(copies, m: int, repeats: int, max_states: int) -> dict:
     from rumdiff.data.batch import solve_batch
 
-    solved = solve_batch(copies, m=m, solvers=("search",), repeats=repeats)
+    solved = solve_batch(copies, m=m, solvers=("search",), repeats=repeats, max_states=max_states)
     seconds, transitions = solved["search_seconds"], solved["search_transitions"]
     return {
         "puzzles": len(copies),
@@ -96,6 +96,7 @@ def explore(
     seed: int = config.SEED,
     jobs: int = config.JOBS,
     repeats: int = config.DATASET_REPEATS,
+    max_states: int = config.MAX_STATES,
     max_memory_gb: float = config.MAX_MEMORY_GB,
     progress=None,
 ):
@@ -118,6 +119,9 @@ def explore(
         Worker processes (joblib's convention: -1 every core).
     repeats : int
         Solves per puzzle; its seconds are the fastest.
+    max_states : int
+        The reference search's state budget; a puzzle over it is a
+        :class:`~rumdiff.solve.SolverBudgetError`.
     max_memory_gb : float
         Refuse (ValueError) a grid whose puzzles could need more (:func:`planned_bytes`),
         in GiB; a finite number above 0.
@@ -167,7 +171,7 @@ def explore(
     if progress is not None:
         progress(0, total)
     rows = []
-    tasks = (joblib.delayed(_cell)(batch, m, repeats) for batch in batches)
+    tasks = (joblib.delayed(_cell)(batch, m, repeats, max_states) for batch in batches)
     results = joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks)
     for (grid, p0, p1), row in zip(cells, results, strict=True):
         rows.append({"grid": grid, "p0": p0, "p1": p1, "p2": max(0.0, 100 - p0 - p1), **row})
