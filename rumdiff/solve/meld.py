@@ -44,9 +44,9 @@ def meld_parts(puzzle: Puzzle) -> tuple[Puzzle | None, Puzzle]:
     game = puzzle.game
     if game.meld is None:
         raise ValueError(f"{game} has no opening meld")
-    rack = Puzzle(puzzle.rack, jokers=puzzle.jokers - puzzle.table_jokers, game=game)
     if puzzle.table is None and puzzle.table_jokers == 0:
-        return None, rack
+        return None, puzzle  # a hidden rack: the move is its rack
+    rack = Puzzle(puzzle.rack, jokers=puzzle.jokers - puzzle.table_jokers, game=game)
     table = Puzzle(
         puzzle.table_copies, jokers=puzzle.table_jokers, table=puzzle.table_copies,
         table_jokers=puzzle.table_jokers, game=game.with_meld(None),
