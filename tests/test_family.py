@@ -97,13 +97,17 @@ def test_a_game_is_required():
     ],
 )
 def test_distinct_counts_every_puzzle_the_family_can_draw(family):
-    # Twin: every copies array whose cells take only the counts of non-zero probability.
-    fixed = family.fixed
-    counts = range(family.game.m + 1) if fixed is None else np.flatnonzero(fixed)
-    cells = family.game.k * family.game.n
-    assert family.distinct == len(list(itertools.product(counts, repeat=cells)))
+    # Twin, from the arguments alone: the copies a cell can get are 0..m, or, in fixed
+    # mode, those of a positive percentage, and m when the percentages leave a rest.
+    m, cells = family.game.m, family.game.k * family.game.n
+    counts = list(range(m + 1))
+    if family.percentages is not None:
+        counts = [c for c, p in enumerate(family.percentages) if p > 0]
+        counts += [m] if sum(family.percentages) < 100 else []
+    every = set(itertools.product(counts, repeat=cells))
+    assert family.distinct == len(every)
     drawn = generate(family.distinct, family, seed=4).puzzles.copies
-    assert len({puzzle.tobytes() for puzzle in drawn}) == family.distinct
+    assert {tuple(puzzle.ravel()) for puzzle in drawn} == every  # each one, once
     with pytest.raises(ValueError, match="distinct puzzles"):
         generate(family.distinct + 1, family, seed=4)
 

@@ -210,12 +210,12 @@ def _relabel(args) -> int:
     return 0
 
 
-def _puzzles_only(args) -> int:
+def _puzzles_only(args, family) -> int:
     from rumdiff.data.generator import generate
     from rumdiff.puzzle import write_puzzles
 
     try:
-        generated = generate(args.count, family_of(args), seed=args.seed)
+        generated = generate(args.count, family, seed=args.seed)
         write_puzzles(args.out, generated.puzzles, header=True)
     except ValueError as error:
         raise UserError(str(error)) from None
@@ -242,9 +242,10 @@ def run(args) -> int:
     from rumdiff.data.io import metadata_path
 
     check_outputs([], [args.out, metadata_path(args.out)])
-    check_memory(args.count, family_of(args).game, args.max_memory)
+    family = family_of(args)
+    check_memory(args.count, family.game, args.max_memory)
     if args.puzzles_only:
-        return _puzzles_only(args)
+        return _puzzles_only(args, family)
 
     from rumdiff.cli.progress import ProgressCallback, format_duration
     from rumdiff.cluster import ClusterError
@@ -254,7 +255,7 @@ def run(args) -> int:
     progress = ProgressCallback()
     try:  # kill (SIGTERM) lands here as KeyboardInterrupt too (rumdiff.cli.main)
         spec = DatasetSpec(
-            count=args.count, family=family_of(args), seed=args.seed, repeats=args.repeats,
+            count=args.count, family=family, seed=args.seed, repeats=args.repeats,
             feature_set=args.features, chunk_size=args.chunk_size, beam_width=args.beam_width,
             solvers=args.solvers,
         )  # fmt: skip
