@@ -61,6 +61,9 @@ _TARGET, _FIRST, _M, _DENSE, _DIRECT, _V, _THRESHOLD = range(7)
 #: A state's ``aux`` (list layout): the group index of the colours stepped so far (bits
 #: 0-11, (m + 1)**k <= 4096), then the least losses of the colours to come.
 _GROUP_BITS = 12
+#: ``UNSET + _OPEN`` is above any state's value: a child's value capped at it, or at
+#: UNSET, is kept or dropped without a branch.
+_OPEN = 3 << 61
 
 
 @njit(cache=True, inline="always")
@@ -200,7 +203,7 @@ def _dense_step(rules, i, c, lists, out, work):
     first, next_state, nonzero = tables[0], tables[2], tables[5]
     move_delta, move_gain, move_end = scratch[0], scratch[1], scratch[2]
     left_index, least_loss, hope, radix = scratch[3], scratch[4], scratch[8], scratch[9]
-    group_radix = scratch[10]
+    group_radix, moves = scratch[10], scratch[11]
     lift, done_lo, loss_hi, row_alive = dense[0], dense[1], dense[2], dense[3]
     cur = lists.reshape(lists.shape[0])  # (one field a state: contiguous values)
     nxt = out.reshape(out.shape[0])
@@ -235,21 +238,29 @@ def _dense_step(rules, i, c, lists, out, work):
             lift[spare, lo] = hope[np.uint64(done_lo[lo] + step)]
     last = c == k - 1
     if stride == 1:
+        # A row is one state, so each move's hope is the same for every state: each
+        # move's target, bar and gain at this step sit side by side (a load each).
+        for cc in range(size):
+            for e in range(first[cc], move_end[cc]):
+                lifted = lift[max(xc - nonzero[next_state[e]], 0), 0]
+                moves[e, 0] = next_state[e]
+                moves[e, 1] = move_gain[e] + lifted
+                moves[e, 2] = move_gain[e] + (lifted if last else 0)
         for hi in range(np.uint64(above)):
             at = hi * np.uint64(size)
             need = threshold + loss_hi[hi]
-            for cc in range(size):
-                vj = cur[at + np.uint64(cc)]
+            for cc in range(np.uint64(size)):
+                vj = cur[at + cc]
                 if vj == UNSET:
                     continue
-                transitions += move_end[cc] - first[cc]
-                for e in range(np.uint64(first[cc]), np.uint64(move_end[cc])):
-                    gain = move_gain[e]
-                    nc = next_state[e]
-                    lifted = lift[np.uint64(max(xc - nonzero[nc], 0)), 0]
-                    if vj + gain + lifted >= need:
-                        at_out = at + np.uint64(nc)
-                        nxt[at_out] = max(nxt[at_out], vj + gain + (lifted if last else 0))
+                e0 = np.uint64(first[cc])
+                e1 = np.uint64(move_end[cc])
+                transitions += e1 - e0
+                short = need - vj
+                for e in range(e0, e1):
+                    at_out = at + np.uint64(moves[e, 0])
+                    cand = min(vj + moves[e, 2], UNSET + (moves[e, 1] >= short) * _OPEN)
+                    nxt[at_out] = max(nxt[at_out], cand)
     else:
         for cc in range(size):
             alive = 0
