@@ -253,11 +253,9 @@ def _dense_step(rules, i, c, lists, out, work):
                 vj = cur[at + cc]
                 if vj == UNSET:
                     continue
-                e0 = np.uint64(first[cc])
-                e1 = np.uint64(move_end[cc])
-                transitions += e1 - e0
+                transitions += move_end[cc] - first[cc]
                 short = need - vj
-                for e in range(e0, e1):
+                for e in range(np.uint64(first[cc]), np.uint64(move_end[cc])):
                     at_out = at + np.uint64(moves[e, 0])
                     cand = min(vj + moves[e, 2], UNSET + (moves[e, 1] >= short) * _OPEN)
                     nxt[at_out] = max(nxt[at_out], cand)
