@@ -106,7 +106,7 @@ def search_effort(
         return _joker_search(puzzle, max_states, layout)
     code = {"auto": _search.AUTO, "dense": _search.DENSE, "sparse": _search.SPARSE}
     choice("layout", layout, LAYOUTS)
-    if not _search.search_kernel.signatures:
+    if not _search.search_kernel.overloads:  # (as in solver.solve)
         # Compile (or load from numba's cache) outside the timing.
         _search_kernel(warm_up_puzzle(), max_states, code[layout])
     started = time.perf_counter()
