@@ -11,7 +11,7 @@ import pytest
 from rumdiff import config
 from rumdiff.puzzle import Puzzle, parse_puzzles, read_puzzles, read_scores
 from rumdiff.solve.arrangement import Arrangement, Group, Run
-from rumdiff.solve.twins import MAX_BRUTE_FORCE_TILES, solve_brute_force, solve_ilp
+from rumdiff.solve.twins import MAX_BRUTE_FORCE_TILES, lp_bound, solve_brute_force, solve_ilp
 
 # CI checks out shared/ beside the repository.
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -157,7 +157,7 @@ def test_accepts_puzzle_objects_and_whole_floats():
 # --- input validation ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("solve", [solve_ilp, solve_brute_force])
+@pytest.mark.parametrize("solve", [solve_ilp, solve_brute_force, lp_bound])
 @pytest.mark.parametrize(
     ("copies", "message"),
     [
@@ -212,3 +212,33 @@ def test_ilp_raises_when_highs_is_not_optimal(monkeypatch):
     monkeypatch.setattr(reference, "milp", failed)
     with pytest.raises(RuntimeError, match="optimality"):
         solve_ilp(np.ones((3, 4), dtype=int))
+
+
+# --- the linear relaxation --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k, m", [(3, 1), (4, 2), (5, 3)])
+def test_lp_bound_lies_between_the_optimum_and_every_tile(k, m):
+    rng = np.random.default_rng(50 + 10 * k + m)
+    for _ in range(25):
+        copies = random_tiny_puzzle(rng, k, m, int(rng.integers(3, 8)))
+        bound = lp_bound(copies)
+        points = int(copies.sum(axis=1) @ np.arange(1, copies.shape[0] + 1))
+        assert solve_brute_force(copies) - 1e-6 <= bound <= points + 1e-6, copies.tolist()
+
+
+def test_lp_bound_of_a_fractional_puzzle():
+    # 1b 1g 1r 1y 2g 2y 3b 3g 3y: the best arrangement places 13 (the group of four 1s
+    # and 3b 3g 3y), but half of each of the runs 1g-3g and 1y-3y and of the groups 1b 1g
+    # 1r, 1b 1r 1y and 3b 3g 3y uses no tile more than once and places 13.5.
+    copies = np.array([[1, 1, 1, 1], [0, 1, 0, 1], [1, 1, 0, 1]])
+    assert solve_brute_force(copies) == 13
+    assert lp_bound(copies) == pytest.approx(13.5)
+
+
+def test_lp_bound_edges():
+    assert lp_bound(np.zeros((3, 4), dtype=int)) == 0.0  # no set: no program to solve
+    assert lp_bound(np.ones((3, 4), dtype=int)) == pytest.approx(24)
+    joker = Puzzle.from_tiles([(1, 0), (2, 0)], k=4, m=1, n=3, jokers=1)
+    with pytest.raises(ValueError, match="jokers"):
+        lp_bound(joker)

@@ -22,7 +22,7 @@ from rumdiff.solve.meld import join, meld_parts
 from rumdiff.solve.twins.brute_force import INFEASIBLE
 from rumdiff.validation import check_kmn
 
-__all__ = ["solve_ilp"]
+__all__ = ["lp_bound", "solve_ilp"]
 
 # The ILP and the brute force both assume the papers' minimal set size.
 _S = config.S
@@ -134,6 +134,63 @@ def _joker_only(k: int, n: int, size: int):
     return Run(0, n - size + 1, n, tuple(range(n - size + 1, n + 1)))
 
 
+def _incidence(cells, tiles: int):
+    """The program's matrix, one column per set and one row per (value, colour) (a set
+    uses each tile once), and the rows of the tiles some set uses: the others constrain
+    nothing and only slow HiGHS down."""
+    columns = np.repeat(np.arange(len(cells)), [len(c) for c in cells])
+    rows = np.concatenate([np.asarray(c, dtype=np.int64) for c in cells])
+    matrix = sparse.csr_array((np.ones(len(rows)), (rows, columns)), shape=(tiles, len(cells)))
+    return matrix, np.unique(rows)
+
+
+def lp_bound(copies) -> float:
+    """The optimum of the program's linear relaxation: an upper bound on the score.
+
+    The program of :func:`solve_ilp` for a puzzle without jokers, a table or a meld, with
+    each set taken any non-negative number of times, fractions too; HiGHS solves it
+    through :func:`scipy.optimize.linprog`. ``docs/decisions/limits.md`` ("The
+    solver") compares it with the solver's bounds.
+
+    Parameters
+    ----------
+    copies : array_like of shape (n, k) or Puzzle
+        As for :func:`solve_ilp`.
+
+    Returns
+    -------
+    float
+        The relaxation's optimum, at least the puzzle's maximum score.
+
+    Raises
+    ------
+    ValueError
+        If ``copies`` is malformed, or a puzzle with jokers, a table or a meld.
+    RuntimeError
+        If HiGHS fails.
+    """
+    from scipy.optimize import linprog
+
+    if isinstance(copies, Puzzle) and (not copies.plain or copies.game.meld is not None):
+        raise ValueError("lp_bound takes puzzles without jokers, a table or a meld")
+    copies = _validate(copies)
+    n, k = copies.shape
+    sets, cells, upper = _candidate_sets(copies)
+    if not sets:
+        return 0.0
+    matrix, used = _incidence(cells, n * k)
+    points = np.array([candidate.points for candidate in sets], dtype=float)
+    bounds = np.stack([np.zeros(len(upper)), np.asarray(upper, dtype=float)], axis=1)
+    result = linprog(
+        -points, A_ub=matrix[used], b_ub=copies.ravel()[used], bounds=bounds, method="highs"
+    )
+    if result.status != 0:
+        raise RuntimeError(
+            f"HiGHS did not solve the relaxation (status {result.status}): {result.message}"
+        )
+    return float(-result.fun)
+
+
 def solve_ilp(
     copies, *, time_limit: float | None = None, presolve: bool = True, objective: str = "value"
 ) -> Arrangement | None:
@@ -211,12 +268,7 @@ def solve_ilp(
         # milp rejects a problem without variables; nothing can be placed anyway.
         owed = table_jokers or (table is not None and table.any()) or meld is not None
         return INFEASIBLE if owed else Arrangement()
-    # One column per set, one row per (value, colour); a set uses each tile once.
-    columns = np.repeat(np.arange(len(sets)), [len(c) for c in cells])
-    rows = np.concatenate([np.asarray(c, dtype=np.int64) for c in cells])
-    matrix = sparse.csr_array((np.ones(len(rows)), (rows, columns)), shape=(n * k, len(sets)))
-    # Drop rows of tiles no set uses: they constrain nothing and only slow HiGHS down.
-    used = np.unique(rows)
+    matrix, used = _incidence(cells, n * k)
     least = -np.inf if table is None else table.ravel()
     if table is not None and (table.ravel()[np.setdiff1d(np.arange(n * k), used)] > 0).any():
         return INFEASIBLE  # a table tile that no set can hold
