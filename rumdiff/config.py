@@ -62,6 +62,16 @@ BEAM_WIDTH = 64
 #: the solve from 520 to 40 ms (G(5, 3, 100) 57 to 42 ms), while G(4, 2, 100) is best
 #: at 64 (python experiments/sweep_solver.py, and --beam-width on rumdiff solve).
 BEAM_WIDEN = 4
+#: Before that beam, the solver tries one this many times narrower, aimed at the upper
+#: bound (so it keeps only states that lose nothing): most dense segments score their
+#: upper bound, and the narrow beam finds it for a fraction of the wide one's work. On 100
+#: regime-3 puzzles (python experiments/solver_passes.py --m 2 --mode regime3 --count 100)
+#: a solve tried 88,109 transitions without it, and 76,742, 72,691, 75,921 and 79,345
+#: with divisors 2, 4, 8 and 16; G(4, 3, 100) 20/20/20 (--k 4 --m 3 --count 40) 135,364
+#: and 135,601 with 4, simplex G(5, 3, 100) (--k 5 --m 3 --mode simplex --count 20)
+#: 404,845 and 378,387. (Read when the kernel compiles: set it, then compare with an
+#: empty NUMBA_CACHE_DIR.)
+NARROW_BEAM_DIVISOR = 4
 #: Segments whose joint state space F**k has at least this many states (k >= 5 with
 #: m = 3) sharpen the bounds of their tails before the solver proves an optimum below the
 #: upper bound (rumdiff.solve.engine._plain_passes). Smaller spaces prove faster without: sharpening

@@ -19,12 +19,15 @@ TAIL_STATES = config.TAIL_STATES
 TAIL_STEP = config.TAIL_STEP
 TAIL_BLOCKS = config.TAIL_BLOCKS
 TAIL_BUDGET = config.TAIL_BUDGET
+# So does the narrow beam's width (``beam // NARROW``; :func:`solve_kernel`).
+NARROW = config.NARROW_BEAM_DIVISOR
 
 
 #: The kinds of pass a trace records (``solve_kernel``): the beam, the second beam (colour
 #: order, aimed at the upper bound), the exact pass aimed at the upper bound, a tail's
-#: beam and exact passes, and the exact pass aimed at the lower bound + 1.
-BEAM, OTHER_BEAM, EXACT_UPPER, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER = range(6)
+#: beam and exact passes, the exact pass aimed at the lower bound + 1, and the narrow
+#: beam aimed at the upper bound that comes first.
+BEAM, OTHER_BEAM, EXACT_UPPER, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER, NARROW_BEAM = range(7)
 
 
 @njit(cache=True, inline="always")
@@ -152,8 +155,9 @@ def solve_kernel(
 
     Removes isolated copies from ``reduced`` (in place), splits the puzzle into independent
     segments and solves each: by bounds when max(runs only, groups only) meets
-    min(runs only + groups only, row bounds); otherwise by a beam search for a good
-    lower bound (and a second one aimed at the upper bound), then the exact DP pruned
+    min(runs only + groups only, row bounds); otherwise, unless a narrow beam aimed at
+    the upper bound reaches it, by a beam search for a good lower bound (and a second
+    one aimed at the upper bound), then the exact DP pruned
     against it: first aimed at the upper bound, then (on large joint state spaces with
     sharper bounds on the segment's tails, see :func:`_tail_bounds`) at the lower
     bound + 1. Row w of ``reduced`` holds tiles of value ``values[w]`` (``values`` has
@@ -209,6 +213,24 @@ def solve_kernel(
         hard += 1
         trial = np.empty(rows, np.int64)
         scores = np.empty(rows, np.int64)
+        if beam > 0:
+            # Most dense segments score their upper bound: a narrow beam aimed at it keeps
+            # only states that lose nothing, and when it reaches the bound no other pass
+            # is needed (config.NARROW_BEAM_DIVISOR).
+            narrow = (max(beam // NARROW, np.int64(1)), max_states, max_live, np.bool_(True))
+            best, kept, spent, result = plain_pass(
+                x, worth, m, tables, dominance, gv, suffix, high, narrow, zero, trial, scores
+            )
+            _record(trace, traced, segment, NARROW_BEAM, high, best, kept, spent, result)
+            states += kept
+            transitions += spent
+            if result == OVER_BUDGET:
+                status = OVER_BUDGET
+                break
+            if result == OK:
+                score += best
+                _copy_rows(path, lo, trial)
+                continue
         first_pass = (beam, max_states, max_live, np.bool_(True))
         best, kept, spent, result = plain_pass(
             x, worth, m, tables, dominance, gv, suffix, low, first_pass, zero, trial, scores
