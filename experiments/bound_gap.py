@@ -15,14 +15,11 @@ of the relaxation. docs/decisions/limits.md ("The solver") reads these.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
+from solver_passes import family_parser, family_puzzles
 
-from rumdiff.data import Family
-from rumdiff.data.generator import generate
-from rumdiff.puzzle import Game
 from rumdiff.solve import solve
 from rumdiff.solve.twins import lp_bound
 
@@ -31,24 +28,9 @@ TOLERANCE = 1e-6
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--k", type=int, default=4, help="colours")
-    parser.add_argument("--m", type=int, default=3, help="copies")
-    parser.add_argument("--n", type=int, default=100, help="values")
-    parser.add_argument("--count", type=int, default=20, help="puzzles")
-    parser.add_argument(
-        "--mode", default="fixed", choices=["fixed", "simplex", "regime3"],
-        help="copy shares: fixed 20%% at each of 0..m-1 copies, simplex, or the thesis's "
-        "regime 3 (mixed mode, regime 3 alone)",
-    )  # fmt: skip
-    parser.add_argument("--seed", type=int, default=1, help="generator seed")
-    args = parser.parse_args(argv)
+    args = family_parser(__doc__.splitlines()[0], 20).parse_args(argv)
     k, m, n = args.k, args.m, args.n
-    options = {
-        "simplex": {"mode": "simplex"},
-        "regime3": {"mode": "mixed", "regime_weights": (0, 0, 1)},
-    }.get(args.mode, {"mode": "fixed", "percentages": (20,) * m})  # fmt: skip
-    puzzles = generate(args.count, Family(Game(k, m, n), **options), seed=args.seed).puzzles
+    puzzles = family_puzzles(args)
     solve(puzzles[0])  # load the kernels first
     points = upper_gap = lp_gap = settled = 0
     solve_seconds = lp_seconds = 0.0

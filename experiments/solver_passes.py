@@ -48,25 +48,36 @@ def _row_best(x, w, gv, m) -> int:
     return best
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def family_parser(description: str, count: int) -> argparse.ArgumentParser:
+    """The options that pick a family of puzzles (also experiments/bound_gap.py's)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--k", type=int, default=4, help="colours")
     parser.add_argument("--m", type=int, default=3, help="copies")
     parser.add_argument("--n", type=int, default=100, help="values")
-    parser.add_argument("--count", type=int, default=10, help="puzzles")
+    parser.add_argument("--count", type=int, default=count, help="puzzles")
     parser.add_argument(
         "--mode", default="fixed", choices=["fixed", "simplex", "regime3"],
         help="copy shares: fixed 20%% at each of 0..m-1 copies, simplex, or the thesis's "
         "regime 3 (mixed mode, regime 3 alone)",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=1, help="generator seed")
-    args = parser.parse_args(argv)
-    k, m, n = args.k, args.m, args.n
+    return parser
+
+
+def family_puzzles(args) -> list:
+    """The seeded puzzles of the family :func:`family_parser`'s options pick."""
     options = {
         "simplex": {"mode": "simplex"},
         "regime3": {"mode": "mixed", "regime_weights": (0, 0, 1)},
-    }.get(args.mode, {"mode": "fixed", "percentages": (20,) * m})  # fmt: skip
-    puzzles = generate(args.count, Family(Game(k, m, n), **options), seed=args.seed).puzzles
+    }.get(args.mode, {"mode": "fixed", "percentages": (20,) * args.m})  # fmt: skip
+    family = Family(Game(args.k, args.m, args.n), **options)
+    return list(generate(args.count, family, seed=args.seed).puzzles)
+
+
+def main(argv=None) -> int:
+    args = family_parser(__doc__.splitlines()[0], 10).parse_args(argv)
+    k, m, n = args.k, args.m, args.n
+    puzzles = family_puzzles(args)
     solve(puzzles[0])  # load the kernels first
     tables = run_states(m).kernel_tables
     gv = group_value_table(k, m)

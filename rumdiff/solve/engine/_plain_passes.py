@@ -54,6 +54,25 @@ def _copy_rows(out, lo, rows):
         out[lo + i] = rows[i]
 
 
+@njit(cache=True, inline="always")
+def _pass(x, worth, suffix, rules, aim, limits, entry, trial, scores, log, kind, work):
+    """One :func:`plain_pass` over the rows ``x`` (``worth`` their values, ``suffix`` their
+    bounds) aimed at ``aim``, from run state ``entry``: ``(best, states, status)``.
+
+    ``rules`` is ``(m, tables, dominance, gv)``; the pass goes to the trace (``log``:
+    ``(trace, traced, segment)``, :func:`_record`) as ``kind``, and its states and
+    transitions are added to ``work[0]`` and ``work[1]``."""
+    m, tables, dominance, gv = rules
+    best, kept, spent, result = plain_pass(
+        x, worth, m, tables, dominance, gv, suffix, aim, limits, entry, trial, scores
+    )
+    trace, traced, segment = log
+    _record(trace, traced, segment, kind, aim, best, kept, spent, result)
+    work[0] += kept
+    work[1] += spent
+    return best, kept, result
+
+
 @njit(cache=True)
 def _runs_path(x, values, m, tables, dominance, gv_none, path):
     """A runs-only arrangement of the rows ``x`` (``path[i]``, the state code after row i,
@@ -78,9 +97,7 @@ def _runs_path(x, values, m, tables, dominance, gv_none, path):
 
 
 @njit(cache=True, inline="always")
-def _tail_bounds(
-    x, worth, m, tables, dominance, gv, suffix, beam, exact, lower, work, trace, traced, segment
-):
+def _tail_bounds(x, worth, rules, suffix, beam, exact, lower, work, log):
     """Sharper suffix bounds for a segment: the best score of tails below checkpoints,
     with runs entering them free.
 
@@ -95,12 +112,12 @@ def _tail_bounds(
     proves the lower bound is it.
 
     ``beam`` and ``exact`` are the passes' limits; an exact pass over its budget ends the
-    sharpening, and what it sharpened so far stays valid. Returns the sharpened copy of
-    ``suffix``; adds states, transitions and exact passes to ``work``, and the passes to
-    the trace (:func:`_record`).
+    sharpening, and what it sharpened so far stays valid. ``rules`` and ``log`` are
+    :func:`_pass`'s. Returns the sharpened copy of ``suffix``; adds states, transitions
+    and exact passes to ``work``, and the passes to the trace.
     """
     rows = x.shape[0]
-    free = np.int64(tables[5].shape[0] - 1)  # every slot at length >= 3 (runstates)
+    free = np.int64(rules[1][5].shape[0] - 1)  # every slot at length >= 3 (runstates)
     sharp = suffix.copy()
     path = np.empty(rows, np.int64)
     scores = np.empty(rows, np.int64)
@@ -108,23 +125,18 @@ def _tail_bounds(
     for r in range(rows - step, 0, -step):
         tail = x[r:]
         least = lower[r]
-        best, kept, spent, result = plain_pass(
-            tail, worth[r:], m, tables, dominance, gv, sharp[r:], least, beam, free, path, scores
-        )
-        _record(trace, traced, segment, TAIL_BEAM, least, best, kept, spent, result)
-        work[0] += kept
-        work[1] += spent
+        best, _, result = _pass(
+            tail, worth[r:], sharp[r:], rules, least, beam, free, path, scores, log, TAIL_BEAM,
+            work,
+        )  # fmt: skip
         if result == OK:
             least = max(least, best)
         most = sharp[r]
         if least < most:
-            best, kept, spent, result = plain_pass(
-                tail, worth[r:], m, tables, dominance, gv, sharp[r:], least + 1, exact, free,
-                path, scores
+            best, _, result = _pass(
+                tail, worth[r:], sharp[r:], rules, least + 1, exact, free, path, scores, log,
+                TAIL_EXACT, work,
             )  # fmt: skip
-            _record(trace, traced, segment, TAIL_EXACT, least + 1, best, kept, spent, result)
-            work[0] += kept
-            work[1] += spent
             work[2] += 1
             if result == OVER_BUDGET:
                 break
@@ -177,14 +189,12 @@ def solve_kernel(
     score = np.int64(0)
     lower = 0
     upper = 0
-    states = 0
-    transitions = 0
     hard = 0
-    passes = 0
     status = OK
     zero = np.int64(0)  # not a literal 0: see the note at the top of _plain
     exact = (zero, max_states, max_live, np.bool_(True))
-    work = np.zeros(3, np.int64)
+    rules = (m, tables, dominance, gv)
+    work = np.zeros(3, np.int64)  # states, transitions, exact passes: every pass's
     traced = np.zeros(1, np.int64)
     reach = np.empty(reduced.shape[0], np.int64)
     scratch = np.empty((4, size), np.int64)
@@ -213,17 +223,16 @@ def solve_kernel(
         hard += 1
         trial = np.empty(rows, np.int64)
         scores = np.empty(rows, np.int64)
+        log = (trace, traced, segment)
         if beam > 0:
             # Most dense segments score their upper bound: a narrow beam aimed at it keeps
             # only states that lose nothing, and when it reaches the bound no other pass
             # is needed (config.NARROW_BEAM_DIVISOR).
             narrow = (max(beam // NARROW, np.int64(1)), max_states, max_live, np.bool_(True))
-            best, kept, spent, result = plain_pass(
-                x, worth, m, tables, dominance, gv, suffix, high, narrow, zero, trial, scores
-            )
-            _record(trace, traced, segment, NARROW_BEAM, high, best, kept, spent, result)
-            states += kept
-            transitions += spent
+            best, _, result = _pass(
+                x, worth, suffix, rules, high, narrow, zero, trial, scores, log, NARROW_BEAM,
+                work,
+            )  # fmt: skip
             if result == OVER_BUDGET:
                 status = OVER_BUDGET
                 break
@@ -232,12 +241,9 @@ def solve_kernel(
                 _copy_rows(path, lo, trial)
                 continue
         first_pass = (beam, max_states, max_live, np.bool_(True))
-        best, kept, spent, result = plain_pass(
-            x, worth, m, tables, dominance, gv, suffix, low, first_pass, zero, trial, scores
+        best, kept, result = _pass(
+            x, worth, suffix, rules, low, first_pass, zero, trial, scores, log, BEAM, work
         )
-        _record(trace, traced, segment, BEAM, low, best, kept, spent, result)
-        states += kept
-        transitions += spent
         if result == OVER_BUDGET:
             status = OVER_BUDGET
             break
@@ -261,12 +267,10 @@ def solve_kernel(
             # may have to list millions of lossless states to find one (13 s instead of
             # 0.06 s on one of 1,000 simplex G(6, 3, 200) puzzles).
             other_pass = (beam, max_states, max_live, np.bool_(False))  # colour order
-            best, kept, spent, result = plain_pass(
-                x, worth, m, tables, dominance, gv, suffix, high, other_pass, zero, trial, scores
-            )
-            _record(trace, traced, segment, OTHER_BEAM, high, best, kept, spent, result)
-            states += kept
-            transitions += spent
+            best, _, result = _pass(
+                x, worth, suffix, rules, high, other_pass, zero, trial, scores, log, OTHER_BEAM,
+                work,
+            )  # fmt: skip
             if result == OK:
                 low = best
                 runs = False
@@ -278,26 +282,18 @@ def solve_kernel(
             if high <= low:
                 break
             if not aim_at_upper and sharpen:
-                work[:] = 0
                 suffix = _tail_bounds(
-                    x, worth, m, tables, dominance, gv, suffix, first_pass, tail_pass, lower_tail,
-                    work, trace, traced, segment,
-                )  # fmt: skip
-                states += work[0]
-                transitions += work[1]
-                passes += work[2]
+                    x, worth, rules, suffix, first_pass, tail_pass, lower_tail, work, log
+                )
                 high = min(high, suffix[0])
                 if high <= low:
                     break
             aim = high if aim_at_upper else low + 1
-            best, kept, spent, result = plain_pass(
-                x, worth, m, tables, dominance, gv, suffix, aim, exact, zero, trial, scores
-            )
             kind = EXACT_UPPER if aim_at_upper else EXACT_LOWER
-            _record(trace, traced, segment, kind, aim, best, kept, spent, result)
-            passes += 1
-            states += kept
-            transitions += spent
+            best, _, result = _pass(
+                x, worth, suffix, rules, aim, exact, zero, trial, scores, log, kind, work
+            )
+            work[2] += 1
             if result == OVER_BUDGET:
                 status = OVER_BUDGET
                 break
@@ -314,5 +310,5 @@ def solve_kernel(
         score += low
     fill_report(
         report,
-        (score, removed, lower, upper, states, transitions, count, hard, status, passes, traced[0]),
+        (score, removed, lower, upper, work[0], work[1], count, hard, status, work[2], traced[0]),
     )
