@@ -7,10 +7,9 @@ Usage::
 
 Solves each puzzle with ``rumdiff.solve.solve(puzzle, trace=True)``, which keeps every
 pass the solver ran: a narrow beam aimed at the upper bound, the beam pass that finds a
-lower bound, a second beam aimed at the upper bound, the exact pass aimed at the upper
-bound, on joint state spaces of ``config.TAIL_STATES`` or more the passes that sharpen
-the bounds of the segment's tails, and the exact pass aimed at the lower bound + 1 that
-proves the optimum. Prints
+lower bound, a second beam aimed at the upper bound, on joint state spaces of
+``config.TAIL_STATES`` or more the passes that sharpen the bounds of the segment's
+tails, and the exact pass aimed at the lower bound + 1 that proves the optimum. Prints
 per kind of pass the calls, DP states and transitions a puzzle (and the solve's whole
 time), then how far the upper bound lies above the optimum, and whether a sharper bound
 per row could close that gap (the best any arrangement can place in one row alone,

@@ -38,13 +38,12 @@ from rumdiff.solve.runstates import dominance, run_states
 __all__ = ["TRACE_KINDS", "Solution", "SolverBudgetError", "Traced", "Work", "solve"]
 
 #: The kinds of pass a joker-free solve runs, in the order of the codes of
-#: ``rumdiff.solve.engine._plain_passes``: a beam for a lower bound, a second beam in
-#: colour order aimed at the upper bound, the exact pass aimed at it, a tail's beam and
-#: exact pass (sharpening the bounds of large segments), the exact pass aimed at the
-#: lower bound + 1, and the narrow beam aimed at the upper bound that runs first.
+#: ``rumdiff.solve.engine._plain_passes``: a narrow beam aimed at the upper bound, a beam
+#: for a lower bound, a second beam in colour order aimed at the upper bound, a tail's
+#: beam and exact pass (sharpening the bounds of large segments), and the exact pass
+#: aimed at the lower bound + 1.
 TRACE_KINDS = (
-    "beam", "second beam", "exact at upper", "tail beam", "tail exact", "exact at lower + 1",
-    "narrow beam",
+    "narrow beam", "beam", "second beam", "tail beam", "tail exact", "exact at lower + 1",
 )  # fmt: skip
 
 _warm: list[bool] = []  # the joker search compiled or loaded
@@ -448,8 +447,8 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool)
     report = np.zeros(11, dtype=np.int64)
     values = np.full(puzzle.n + 3, puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1)
-    # Room for every pass: each segment (at most n) runs 5 and two a tail.
-    traced = np.zeros((puzzle.n * (5 + 2 * config.TAIL_BLOCKS) if trace else 0, 7), np.int64)
+    # Room for every pass: each segment (at most n) runs 4 and two a tail.
+    traced = np.zeros((puzzle.n * (4 + 2 * config.TAIL_BLOCKS) if trace else 0, 7), np.int64)
     solve_kernel(
         reduced,
         values,

@@ -23,11 +23,10 @@ TAIL_BUDGET = config.TAIL_BUDGET
 NARROW = config.NARROW_BEAM_DIVISOR
 
 
-#: The kinds of pass a trace records (``solve_kernel``): the beam, the second beam (colour
-#: order, aimed at the upper bound), the exact pass aimed at the upper bound, a tail's
-#: beam and exact passes, the exact pass aimed at the lower bound + 1, and the narrow
-#: beam aimed at the upper bound that comes first.
-BEAM, OTHER_BEAM, EXACT_UPPER, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER, NARROW_BEAM = range(7)
+#: The kinds of pass a trace records (``solve_kernel``): the narrow beam aimed at the
+#: upper bound, the beam, the second beam (colour order, aimed at the upper bound), a
+#: tail's beam and exact passes, and the exact pass aimed at the lower bound + 1.
+NARROW_BEAM, BEAM, OTHER_BEAM, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER = range(6)
 
 
 @njit(cache=True, inline="always")
@@ -169,13 +168,12 @@ def solve_kernel(
     segments and solves each: by bounds when max(runs only, groups only) meets
     min(runs only + groups only, row bounds); otherwise, unless a narrow beam aimed at
     the upper bound reaches it, by a beam search for a good lower bound (and a second
-    one aimed at the upper bound), then the exact DP pruned
-    against it: first aimed at the upper bound, then (on large joint state spaces with
-    sharper bounds on the segment's tails, see :func:`_tail_bounds`) at the lower
-    bound + 1. Row w of ``reduced`` holds tiles of value ``values[w]`` (``values`` has
-    3 more entries, any positive, for the rows beyond), so the rows may come in either
-    order. ``path[w]`` receives the state code after row w of the solution (5 bits a
-    colour).
+    one aimed at the upper bound), then the exact DP pruned against it, aimed at the
+    lower bound + 1 (on large joint state spaces with sharper bounds on the segment's
+    tails, see :func:`_tail_bounds`). Row w of ``reduced`` holds tiles of value
+    ``values[w]`` (``values`` has 3 more entries, any positive, for the rows beyond), so
+    the rows may come in either order. ``path[w]`` receives the state code after row w of
+    the solution (5 bits a colour).
 
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
     DP transitions, segments, segments needing the DP, status, exact passes, passes
@@ -275,24 +273,21 @@ def solve_kernel(
                 low = best
                 runs = False
                 _copy_rows(path, lo, trial)
-        # Exact passes: first aimed at the upper bound, which most dense segments score and
-        # which prunes hardest; if it fails, the optimum lies below it, and a pass aimed at
-        # the lower bound + 1 (after sharper bounds from the tails) settles it.
-        for aim_at_upper in (True, False):
-            if high <= low:
-                break
-            if not aim_at_upper and sharpen:
-                suffix = _tail_bounds(
-                    x, worth, rules, suffix, first_pass, tail_pass, lower_tail, work, log
-                )
-                high = min(high, suffix[0])
-                if high <= low:
-                    break
-            aim = high if aim_at_upper else low + 1
-            kind = EXACT_UPPER if aim_at_upper else EXACT_LOWER
-            best, _, result = _pass(
-                x, worth, suffix, rules, aim, exact, zero, trial, scores, log, kind, work
+        # The exact pass aimed at the lower bound + 1 (after sharper bounds from the tails)
+        # settles it: it finds the best arrangement above the lower bound, or proves there
+        # is none. (An exact pass aimed at the upper bound before it, which prunes harder,
+        # paid while the beam of 64 came first; since the narrow beam finds most segments
+        # that score their bound, it cost more than it saved: config.NARROW_BEAM_DIVISOR.)
+        if high > low and sharpen:
+            suffix = _tail_bounds(
+                x, worth, rules, suffix, first_pass, tail_pass, lower_tail, work, log
             )
+            high = min(high, suffix[0])
+        if high > low:
+            best, _, result = _pass(
+                x, worth, suffix, rules, low + 1, exact, zero, trial, scores, log, EXACT_LOWER,
+                work,
+            )  # fmt: skip
             work[2] += 1
             if result == OVER_BUDGET:
                 status = OVER_BUDGET
@@ -301,10 +296,6 @@ def solve_kernel(
                 low = best
                 runs = False
                 _copy_rows(path, lo, trial)
-                break
-            high = aim - 1  # nothing reaches the aim
-        if status == OVER_BUDGET:
-            break
         if runs:
             _runs_path(x, worth, m, tables, dominance, gv_none, path[lo:hi])
         score += low
