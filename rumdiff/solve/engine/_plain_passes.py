@@ -260,10 +260,10 @@ def solve_kernel(
                 lower_tail[r] = best - scores[r - 1]
         if high > low:
             # A second beam, aimed at the upper bound, keeps only arrangements that lose
-            # nothing: cheap, and it steps the colours in the other order. Where the first
-            # beam misses a lossless arrangement, the exact pass aimed at the upper bound
-            # may have to list millions of lossless states to find one (13 s instead of
-            # 0.06 s on one of 1,000 simplex G(6, 3, 200) puzzles).
+            # nothing: cheap, and it steps the colours in the other order. Where the beams
+            # miss a lossless arrangement, the exact pass may have to list millions of
+            # states to find one (13 s instead of 0.06 s on one of 1,000 simplex G(6, 3,
+            # 200) puzzles, when that pass was aimed at the upper bound).
             other_pass = (beam, max_states, max_live, np.bool_(False))  # colour order
             best, _, result = _pass(
                 x, worth, suffix, rules, high, other_pass, zero, trial, scores, log, OTHER_BEAM,
