@@ -3,7 +3,7 @@
 Usage::
 
     python experiments/solver_passes.py [--k 4] [--m 3] [--n 100] [--count 10]
-        [--mode fixed] [--seed 1]
+        [--mode fixed] [--seed 1] [--beam-width 64]
 
 Solves each puzzle with ``rumdiff.solve.solve(puzzle, trace=True)``, which keeps every
 pass the solver ran: a narrow beam aimed at the upper bound, the beam pass that finds a
@@ -74,7 +74,11 @@ def family_puzzles(args) -> list:
 
 
 def main(argv=None) -> int:
-    args = family_parser(__doc__.splitlines()[0], 10).parse_args(argv)
+    parser = family_parser(__doc__.splitlines()[0], 10)
+    parser.add_argument(
+        "--beam-width", type=int, default=config.BEAM_WIDTH, help="the solver's beam width"
+    )
+    args = parser.parse_args(argv)
     k, m, n = args.k, args.m, args.n
     puzzles = family_puzzles(args)
     solve(puzzles[0])  # load the kernels first
@@ -87,7 +91,7 @@ def main(argv=None) -> int:
     seconds = 0.0
     for puzzle in puzzles:
         started = time.perf_counter()
-        solution = solve(puzzle, trace=True)
+        solution = solve(puzzle, beam_width=args.beam_width, trace=True)
         seconds += time.perf_counter() - started
         best = {}  # per segment the best score its passes found
         for traced in solution.work.trace:

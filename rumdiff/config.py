@@ -62,7 +62,8 @@ BEAM_WIDTH = 64
 #: the solve from 520 to 40 ms (G(5, 3, 100) 57 to 42 ms), while G(4, 2, 100) is best
 #: at 64 (python experiments/sweep_solver.py, and --beam-width on rumdiff solve).
 BEAM_WIDEN = 4
-#: Before that beam, the solver tries one this many times narrower, aimed at the upper
+#: Before that beam, the solver tries one this many times narrower (16 states at k <= 4,
+#: 64 at k >= 5), aimed at the upper
 #: bound (so it keeps only states that lose nothing): most dense segments score their
 #: upper bound, and the narrow beam finds it for a fraction of the wide one's work. On 100
 #: regime-3 puzzles (python experiments/solver_passes.py --m 2 --mode regime3 --count 100)
@@ -78,10 +79,11 @@ BEAM_WIDEN = 4
 #: of 1,330,464.
 NARROW_BEAM_DIVISOR = 4
 #: Segments whose joint state space F**k has at least this many states (k >= 5 with
-#: m = 3) sharpen the bounds of their tails before the solver proves an optimum below the
-#: upper bound (rumdiff.solve.engine._plain_passes). Smaller spaces prove faster without: sharpening
-#: every segment cost 3-44% more transitions on the m <= 2 and k = 4 cells of the regime
-#: sweep (10 puzzles a cell, seed 1), and saved 14-35% on the k >= 5, m = 3 cells. (Set
+#: m = 3) sharpen the bounds of their tails before the solver's exact pass, when the beams
+#: leave the segment open (rumdiff.solve.engine._plain_passes). Smaller spaces prove
+#: faster without: sharpening every segment cost 3-44% more transitions on the m <= 2 and
+#: k = 4 cells of the regime sweep (10 puzzles a cell, seed 1), and saved 14-35% on the
+#: k >= 5, m = 3 cells (measured before the narrow beam, NARROW_BEAM_DIVISOR). (Set
 #: this to 1, then beyond 20**6, and compare the transitions experiments/sweep_solver.py
 #: prints.)
 TAIL_STATES = 2_000_000

@@ -240,5 +240,8 @@ def test_lp_bound_edges():
     assert lp_bound(np.zeros((3, 4), dtype=int)) == 0.0  # no set: no program to solve
     assert lp_bound(np.ones((3, 4), dtype=int)) == pytest.approx(24)
     joker = Puzzle.from_tiles([(1, 0), (2, 0)], k=4, m=1, n=3, jokers=1)
-    with pytest.raises(ValueError, match="jokers"):
-        lp_bound(joker)
+    table = Puzzle.from_tiles([(1, 0)], k=4, m=1, n=3, table=[(2, 0), (3, 0)])
+    meld = Puzzle.from_tiles([(1, 0), (2, 0), (3, 0)], k=4, m=1, n=3).with_meld(6)
+    for puzzle in (joker, table, meld):
+        with pytest.raises(ValueError, match="jokers, a table or a meld"):
+            lp_bound(puzzle)

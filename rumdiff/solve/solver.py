@@ -99,13 +99,12 @@ class Work:
         and the reference ILP solved it (the states and transitions are then the DP's
         before it gave up; the seconds include the ILP's).
     exact_passes : int
-        Exact DP passes run after the first (beam) pass, summed over segments: none for
-        a segment the beam settled (it met the upper bound, or with ``beam_width=0`` it
-        was exact itself), one when the pass aimed at
-        the upper bound found an arrangement, two when the optimum lies below the upper
-        bound and a second pass had to prove it. On joint state spaces of 2 million
+        Exact DP passes run after the beams, summed over segments: none for a segment a
+        beam settled (it met the upper bound, or with ``beam_width=0`` the first pass was
+        exact itself), else one, aimed just above the best the beams found, which finds
+        a better arrangement or proves there is none. On joint state spaces of 2 million
         states or more (k >= 5 with m = 3), up to 8 passes that sharpen the bounds of the
-        segment's tails come before that second pass, and may make it needless.
+        segment's tails come before it, count here too, and may make it needless.
     trace : tuple of Traced, or None
         Every pass of a joker-free solve, in order, when it was asked for.
     """
