@@ -63,20 +63,14 @@ BEAM_WIDTH = 64
 #: at 64 (python experiments/sweep_solver.py, and --beam-width on rumdiff solve).
 BEAM_WIDEN = 4
 #: Before that beam, the solver tries one this many times narrower (16 states at k <= 4,
-#: 64 at k >= 5), aimed at the upper
-#: bound (so it keeps only states that lose nothing): most dense segments score their
-#: upper bound, and the narrow beam finds it for a fraction of the wide one's work. On 100
-#: regime-3 puzzles (python experiments/solver_passes.py --m 2 --mode regime3 --count 100)
-#: a solve tried 88,109 transitions without it, and 76,742, 72,691, 75,921 and 79,345
-#: with divisors 2, 4, 8 and 16; G(4, 3, 100) 20/20/20 (--k 4 --m 3 --count 40) 135,364
-#: and 135,601 with 4, simplex G(5, 3, 100) (--k 5 --m 3 --mode simplex --count 20)
-#: 404,845 and 378,387. (Read when the kernel compiles: set it, then compare with an
-#: empty NUMBA_CACHE_DIR.) Since it finds most segments that score their bound, the
-#: exact pass aimed at the bound that came after the beams cost more than it saved, and
-#: the exact pass aimed at the lower bound + 1 alone follows them: regime 3 70,956
-#: transitions instead of 72,691, G(4, 3, 100) 20/20/20 135,273 instead of 135,601,
-#: simplex G(6, 3, 200) (--k 6 --m 3 --n 200 --mode simplex --count 30) 1,143,467 instead
-#: of 1,330,464.
+#: 64 at k >= 5) aimed at the upper bound, so it keeps only states that lose nothing:
+#: most dense segments score their bound, and the narrow beam finds it for a fraction of
+#: the wide one's work. On 100 regime-3 puzzles divisors 2, 4, 8 and 16 tried 76,742,
+#: 72,691, 75,921 and 79,345 transitions a puzzle, 88,109 without the narrow beam
+#: (python experiments/solver_passes.py --m 2 --mode regime3 --count 100; read when the
+#: kernel compiles, so compare with an empty NUMBA_CACHE_DIR). The other families and the
+#: exact pass this made needless: docs/decisions/limits.md ("The solver", the narrow
+#: beam).
 NARROW_BEAM_DIVISOR = 4
 #: Segments whose joint state space F**k has at least this many states (k >= 5 with
 #: m = 3) sharpen the bounds of their tails before the solver's exact pass, when the beams

@@ -230,7 +230,9 @@ def test_lp_bound_lies_between_the_optimum_and_every_tile(k, m):
 def test_lp_bound_of_a_fractional_puzzle():
     # 1b 1g 1r 1y 2g 2y 3b 3g 3y: the best arrangement places 13 (the group of four 1s
     # and 3b 3g 3y), but half of each of the runs 1g-3g and 1y-3y and of the groups 1b 1g
-    # 1r, 1b 1r 1y and 3b 3g 3y uses no tile more than once and places 13.5.
+    # 1r, 1b 1r 1y and 3b 3g 3y uses no tile more than once and places 13.5. No more:
+    # price 1b, 1g and 1y at 1.5 and 3g and 3y at 4.5, the rest at 0; every set's tiles
+    # are priced at least its points, and all the tiles at 13.5.
     copies = np.array([[1, 1, 1, 1], [0, 1, 0, 1], [1, 1, 0, 1]])
     assert solve_brute_force(copies) == 13
     assert lp_bound(copies) == pytest.approx(13.5)
