@@ -8,8 +8,9 @@ from make_golden import ilp_cases, read_golden
 from rumdiff import config
 from rumdiff.puzzle import Puzzle, decode_puzzle, encode_puzzle, read_puzzles, read_scores
 from rumdiff.solve import SolverBudgetError, solve
-from rumdiff.solve._tiles import remove_isolated, segments
+from rumdiff.solve._tiles import colour_runs, remove_isolated, runs_only_path, segments
 from rumdiff.solve.runstates import run_states
+from rumdiff.solve.solver import _rebuild
 from rumdiff.solve.twins import solve_brute_force, solve_ilp
 
 
@@ -151,6 +152,58 @@ def test_segments_against_slow_split():
         found = np.zeros((len(x), 2), dtype=np.int64)
         count = segments(x, found)
         assert [tuple(b) for b in found[:count].tolist()] == _segments_slow(x)
+
+
+def _runs_only_points(copies, m):
+    """The runs of the arrangement ``runs_only_path`` traces (rows walked downwards, as
+    the solver walks them), and the points they place, checked against the tiles."""
+    n, k = copies.shape
+    tables = run_states(m).kernel_tables
+    size = tables[5].shape[0]
+    reduced = np.ascontiguousarray(copies[::-1], dtype=np.int64)
+    values = np.full(n + 3, n + 1, dtype=np.int64)
+    values[:n] = np.arange(n, 0, -1)
+    path = np.full(n, -1, dtype=np.int64)
+    work, parent = np.empty((4, size), np.int64), np.full((k, n + 1, size), -1, np.int64)
+    optimum = sum(
+        colour_runs(reduced, c, 0, n, values, tables, np.empty(n, np.int64), work, parent[c])[0]
+        for c in range(k)
+    )
+    runs_only_path(parent, n, path)
+    runs = _rebuild(reduced, path, m).runs  # (replays the path: raises if it is not one)
+    used = np.zeros_like(copies)
+    for run in runs:
+        used[run.start - 1 : run.end, run.colour] += 1
+    assert (used <= copies).all()
+    return sum(sum(range(run.start, run.end + 1)) for run in runs), optimum
+
+
+@pytest.mark.parametrize(("k", "m", "n"), [(4, 2, 100), (4, 3, 40), (1, 1, 20), (3, 2, 13)])
+def test_runs_only_path_places_the_runs_only_optimum(k, m, n):
+    # The arrangement a segment gets when runs alone reach its bound is traced back
+    # through the runs-only DP of its bound (colour_runs, which test_features holds
+    # against a slow twin): its runs must place exactly that optimum.
+    rng = np.random.default_rng(k * 1000 + m * 100 + n)
+    for _ in range(40):
+        placed, optimum = _runs_only_points(random_copies(rng, k=k, m=m, n=n), m)
+        assert placed == optimum
+
+
+@pytest.mark.parametrize(
+    ("column", "m", "points"),
+    [
+        ([0, 0, 0, 0], 2, 0),  # no tile
+        ([1, 1, 0, 1, 1], 2, 0),  # no three in a row
+        ([1, 1, 1], 1, 6),  # one run
+        ([2, 2, 2, 1], 2, 12 + 4),  # two runs, one of them four long
+        ([1, 2, 2, 2, 1], 2, 10 + 14),  # 1-4 and 2-5: every tile
+        ([2, 2, 1, 1, 1], 3, 15),  # 1-5; the other 1 and 2 make no run of three
+    ],
+)
+def test_runs_only_path_by_hand(column, m, points):
+    copies = np.asarray(column, dtype=np.int64)[:, None]
+    placed, optimum = _runs_only_points(copies, m)
+    assert placed == optimum == points
 
 
 def test_beam_width_changes_work_not_score():

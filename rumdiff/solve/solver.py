@@ -456,7 +456,6 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool)
         tables.kernel_tables,
         dominance(puzzle.m),
         group_value_table(puzzle.k, puzzle.m),
-        group_value_table(1, puzzle.m),  # one colour forms no group: all zeros
         beam_width * (config.BEAM_WIDEN if puzzle.k >= 5 else 1),
         max_states,
         config.MAX_LIVE_STATES,

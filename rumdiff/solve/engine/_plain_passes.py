@@ -7,12 +7,16 @@ import numpy as np
 from numba import njit
 
 from rumdiff import config
-from rumdiff.solve._tiles import colour_runs, fill_report, prepare, segment_bounds
+from rumdiff.solve._tiles import (
+    colour_runs,
+    fill_report,
+    prepare,
+    runs_only_path,
+    segment_bounds,
+)
 from rumdiff.solve.engine._loop import OK, OVER_BUDGET
 from rumdiff.solve.engine._plain import plain_pass
 
-#: A budget that never runs out (the runs-only bound keeps at most n * F states).
-UNLIMITED = 1 << 62
 # The sharpening of the tails' bounds (:func:`_tail_bounds`) follows config.TAIL_STATES,
 # TAIL_STEP, TAIL_BLOCKS and TAIL_BUDGET, read when the kernel compiles.
 TAIL_STATES = config.TAIL_STATES
@@ -70,29 +74,6 @@ def _pass(x, worth, suffix, rules, aim, limits, entry, trial, scores, log, kind,
     work[0] += kept
     work[1] += spent
     return best, kept, result
-
-
-@njit(cache=True)
-def _runs_path(x, values, m, tables, dominance, gv_none, path):
-    """A runs-only arrangement of the rows ``x`` (``path[i]``, the state code after row i,
-    5 bits a colour), traced by an exact pass per colour."""
-    rows, k = x.shape
-    suffix = np.zeros(rows + 2, np.int64)
-    column_path = np.empty(rows, np.int64)
-    scores = np.empty(rows, np.int64)
-    zero = np.int64(0)  # not a literal 0: see the note at the top of _plain
-    limits = (zero, np.int64(UNLIMITED), np.int64(UNLIMITED), np.bool_(True))  # no beam, no budget
-    path[:] = 0
-    for c in range(k):
-        column = np.empty((rows, 1), np.int64)
-        for i in range(rows):
-            column[i, 0] = x[i, c]
-        plain_pass(
-            column, values, m, tables, dominance, gv_none, suffix, zero, limits, zero, column_path,
-            scores,
-        )  # fmt: skip
-        for i in range(rows):
-            path[i] += column_path[i] << (5 * c)
 
 
 @njit(cache=True, inline="always")
@@ -154,7 +135,6 @@ def solve_kernel(
     tables,
     dominance,
     gv,
-    gv_none,
     beam,
     max_states,
     max_live,
@@ -196,6 +176,9 @@ def solve_kernel(
     traced = np.zeros(1, np.int64)
     reach = np.empty(reduced.shape[0], np.int64)
     scratch = np.empty((4, size), np.int64)
+    # What each colour's runs-only DP kept (colour_runs): the segment's arrangement when
+    # runs alone are the answer (runs_only_path).
+    parent = np.empty((k, reduced.shape[0] + 1, size), np.int64)
     for segment in range(count):
         lo = bounds[segment, 0]
         hi = bounds[segment, 1]
@@ -204,7 +187,9 @@ def solve_kernel(
         worth = values[lo : hi + 3]
         runs_only = zero
         for c in range(k):
-            runs_only += colour_runs(reduced, c, lo, hi, values, tables, reach, scratch)[0]
+            runs_only += colour_runs(reduced, c, lo, hi, values, tables, reach, scratch, parent[c])[
+                0
+            ]
         groups_only, suffix, low, high = segment_bounds(
             x, worth, m, gv, row_bound[lo:hi], runs_only
         )
@@ -216,7 +201,7 @@ def solve_kernel(
         if low == high:
             score += low
             if runs:
-                _runs_path(x, worth, m, tables, dominance, gv_none, path[lo:hi])
+                runs_only_path(parent, rows, path[lo:hi])
             continue
         hard += 1
         trial = np.empty(rows, np.int64)
@@ -297,7 +282,7 @@ def solve_kernel(
                 runs = False
                 _copy_rows(path, lo, trial)
         if runs:
-            _runs_path(x, worth, m, tables, dominance, gv_none, path[lo:hi])
+            runs_only_path(parent, rows, path[lo:hi])
         score += low
     fill_report(
         report,
