@@ -106,10 +106,12 @@ def main(argv=None) -> int:
         _, row_bound, bounds, count = prepare(reduced, m, config.S, gv, values)
         reach = np.empty(n, np.int64)
         scratch = np.empty((4, tables[5].shape[0]), np.int64)
+        no_parent = np.empty((0, 0), np.int64)  # (no path wanted)
         for segment, (lo, hi) in enumerate(bounds[:count]):
             x, worth = reduced[lo:hi], values[lo : hi + 3]
             runs_only = sum(
-                colour_runs(reduced, c, lo, hi, values, tables, reach, scratch)[0] for c in range(k)
+                colour_runs(reduced, c, lo, hi, values, tables, reach, scratch, no_parent)[0]
+                for c in range(k)
             )
             _, _, low, high = segment_bounds(x, worth, m, gv, row_bound[lo:hi], runs_only)
             if low == high:

@@ -191,6 +191,10 @@ def slow_reach(column, m):
     return counts
 
 
+#: ``colour_runs`` records no path into an array with no rows.
+NO_PARENT = np.empty((0, 0), dtype=np.int64)
+
+
 def scratch(m):
     """Scratch rows for ``colour_runs``."""
     return np.empty((4, run_states(m).size), dtype=np.int64)
@@ -369,7 +373,7 @@ def test_exact_runs_only_matches_slow_twin(m, n, seed):
         x = column.astype(np.int64)[:, None]
         reach = np.zeros(n, dtype=np.int64)
         points, tiles = colour_runs(
-            x, 0, 0, n, np.arange(1, n + 1), tables.kernel_tables, reach, scratch(m)
+            x, 0, 0, n, np.arange(1, n + 1), tables.kernel_tables, reach, scratch(m), NO_PARENT
         )
         assert points == slow_runs_only(column, list(range(1, n + 1)))
         assert tiles == slow_runs_only(column, [1] * n)
@@ -381,7 +385,7 @@ def exact_runs(column, m) -> int:
     tables, n = run_states(m), len(column)
     points, _ = colour_runs(
         column, 0, 0, n, np.arange(1, n + 1), tables.kernel_tables, np.zeros(n, dtype=np.int64),
-        scratch(m),
+        scratch(m), NO_PARENT,
     )  # fmt: skip
     return points
 

@@ -36,7 +36,8 @@ def search_twin(copies, m):
         work = np.empty((4, tables.size), np.int64)
         reach = np.empty(n, np.int64)
         values = np.arange(1, n + 1)
-        runs_only = sum(colour_runs(x, c, lo, hi, values, tables.kernel_tables, reach, work)[0]
+        runs_only = sum(colour_runs(x, c, lo, hi, values, tables.kernel_tables, reach, work,
+                                    np.empty((0, 0), np.int64))[0]
                         for c in range(k))  # fmt: skip
         later = [int(row_bound[lo + i : hi].sum()) for i in range(hi - lo)] + [0, 0]
         low = max(runs_only, groups_only)

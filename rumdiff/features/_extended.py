@@ -97,6 +97,7 @@ def extended_stack(stack, m, s, gv, tables, source, budget, out):
     reach = np.empty((k, n), np.int64)
     usage = np.empty((n, k), np.int64)
     work = np.empty((4, size), np.int64)
+    no_parent = np.empty((0, 0), np.int64)  # (colour_runs: no path wanted)
     back = np.empty((n + 1, size), np.int64)
     gain = np.empty((k, m + 1), np.int64)
     move = np.empty((k, m + 1), np.int64)
@@ -185,7 +186,7 @@ def extended_stack(stack, m, s, gv, tables, source, budget, out):
             seg_run_points = 0
             seg_run_tiles = 0
             for c in range(k):
-                best, most = colour_runs(x, c, lo, hi, values, tables, reach[c], work)
+                best, most = colour_runs(x, c, lo, hi, values, tables, reach[c], work, no_parent)
                 seg_run_points += best
                 seg_run_tiles += most
                 for w in range(lo, hi):

@@ -64,6 +64,7 @@ def joker_free_lower(x, m, s, gv, values, tables, reach, work, bounds):
     k = x.shape[1]
     remove_isolated(x, s)
     pieces = segments(x, bounds)
+    no_parent = np.empty((0, 0), np.int64)  # (colour_runs: no path wanted)
     lower = 0
     for segment in range(pieces):
         lo = bounds[segment, 0]
@@ -73,7 +74,7 @@ def joker_free_lower(x, m, s, gv, values, tables, reach, work, bounds):
             groups += (w + 1) * gv[group_index(x[w], m + 1)]
         runs = 0
         for c in range(k):
-            best, _ = colour_runs(x, c, lo, hi, values, tables, reach[c], work)
+            best, _ = colour_runs(x, c, lo, hi, values, tables, reach[c], work, no_parent)
             runs += best
         lower += max(runs, groups)
     return lower

@@ -133,7 +133,7 @@ def row_upper_bounds(x, gv, m, values, out):
 
 
 @njit(cache=True)
-def colour_runs(x, c, lo, hi, values, tables, reach, work, parent=None):
+def colour_runs(x, c, lo, hi, values, tables, reach, work, parent):
     """Exact runs-only optimum of colour c on rows lo..hi-1: ``(points, tiles)``.
 
     A DP over the colour's run states (``rumdiff.solve.runstates``), once weighting each
@@ -144,10 +144,11 @@ def colour_runs(x, c, lo, hi, values, tables, reach, work, parent=None):
     a run and is taken back when its run ends short. ``tables`` are the run-state tables
     as the solver takes them; ``work`` is scratch of shape (4, F).
 
-    With ``parent`` (at least hi - lo + 1 rows of F), ``parent[r, t]`` receives the run
-    state before row lo + r on a best-points path to state t after it (the closing row
-    is r = hi - lo): :func:`runs_only_path` traces an optimum back from it.
+    ``parent`` (hi - lo + 1 rows of F, or no rows for none) receives in ``parent[r, t]``
+    the run state before row lo + r on a best-points path to state t after it (the
+    closing row is r = hi - lo): :func:`runs_only_path` traces an optimum back from it.
     """
+    record = parent.shape[0] > 0
     first, used, next_state, dropped1, dropped2, _ = tables
     size = first.shape[0] - 1
     val, til, nval, ntil = work[0], work[1], work[2], work[3]
@@ -176,7 +177,7 @@ def colour_runs(x, c, lo, hi, values, tables, reach, work, parent=None):
                 gain = val[state] + used[e] * v - d1 * lost1 - d2 * lost2
                 if gain > nval[target]:
                     nval[target] = gain
-                    if parent is not None:
+                    if record:
                         parent[i - lo, target] = state
                 gain = til[state] + used[e] - d1 - 2 * d2
                 if gain > ntil[target]:
@@ -194,10 +195,11 @@ def colour_runs(x, c, lo, hi, values, tables, reach, work, parent=None):
 
 @njit(cache=True)
 def runs_only_path(parent, rows, path):
-    """A runs-only arrangement of a segment of ``rows`` rows that places the runs-only
-    optimum: ``path[r]`` receives the state code after the segment's row r (5 bits a
-    colour), traced back from the closing row through ``parent[c]``, what
-    :func:`colour_runs` recorded for colour c."""
+    """Trace back a runs-only arrangement of a segment that places its runs-only optimum.
+
+    ``path[r]`` receives the state code after the segment's row r of ``rows`` (5 bits a
+    colour), traced from the closing row through ``parent[c]``, what :func:`colour_runs`
+    recorded for colour c."""
     path[:rows] = 0
     for c in range(parent.shape[0]):
         state = 0  # after the closing row, where every run has ended

@@ -187,9 +187,8 @@ def solve_kernel(
         worth = values[lo : hi + 3]
         runs_only = zero
         for c in range(k):
-            runs_only += colour_runs(reduced, c, lo, hi, values, tables, reach, scratch, parent[c])[
-                0
-            ]
+            points, _ = colour_runs(reduced, c, lo, hi, values, tables, reach, scratch, parent[c])
+            runs_only += points
         groups_only, suffix, low, high = segment_bounds(
             x, worth, m, gv, row_bound[lo:hi], runs_only
         )

@@ -407,6 +407,7 @@ def search_kernel(copies, m, s, tables, gv, budget, layout, report):
     removed, row_bound, bounds, count = prepare(reduced, m, s, gv, values)
     reach = np.empty((k, n), np.int64)
     work = np.empty((4, size), np.int64)
+    no_parent = np.empty((0, 0), np.int64)  # (colour_runs: no path wanted)
     score = np.int64(0)
     lower = 0
     upper = 0
@@ -422,7 +423,9 @@ def search_kernel(copies, m, s, tables, gv, budget, layout, report):
         x = reduced[lo:hi]
         runs_only = np.int64(0)
         for c in range(k):
-            runs_only += colour_runs(reduced, c, lo, hi, values, tables, reach[c], work)[0]
+            runs_only += colour_runs(reduced, c, lo, hi, values, tables, reach[c], work, no_parent)[
+                0
+            ]
         _, suffix, low, high = segment_bounds(x, values[lo:hi], m, gv, row_bound[lo:hi], runs_only)
         lower += low
         upper += high
