@@ -8,6 +8,13 @@ them), it counts the transitions of two whole-puzzle passes of the engine
 at the upper bound, which would settle such a puzzle alone, and the beam of
 ``config.BEAM_WIDTH`` states aimed at the lower bound, which the solver runs first.
 Counts do not depend on the machine.
+
+Then, on the puzzles whose solve ends with the exact pass aimed at the lower bound + 1
+(its beams reached neither the upper bound nor, perhaps, the optimum), it sets that
+pass's transitions (``solve(..., trace=True)``) beside those of an exact pass of the
+engine aimed at the upper bound, apart for the puzzles that score their upper bound
+(where that pass would have found the optimum) and those below it (where it would find
+nothing, and the pass at the lower bound + 1 would still be needed).
 """
 
 from __future__ import annotations
@@ -49,6 +56,26 @@ def main() -> None:
         f"  beam of {config.BEAM_WIDTH} at the lower bound: mean {statistics.mean(beam):,.0f}, "
         f"median {statistics.median(beam):,.0f}; it finds the optimum in {found}"
     )
+    # Where the solve needed its last pass: would one aimed at the upper bound have paid?
+    totals = {True: [0, 0, 0], False: [0, 0, 0]}  # puzzles, at lower + 1, at the upper bound
+    for index in range(args.count):
+        puzzle = stack.puzzles[index]
+        solution = solve(puzzle, trace=True)
+        last = [p.transitions for p in solution.work.trace if p.kind == "exact at lower + 1"]
+        if not last:
+            continue
+        at_upper = run_pass(puzzle, rules, aim=solution.upper).transitions
+        row = totals[solution.score == solution.upper]
+        row[0] += 1
+        row[1] += sum(last)
+        row[2] += at_upper
+    print("puzzles whose solve ran the exact pass at the lower bound + 1, its transitions "
+          "in all, and an exact pass's at the upper bound:")  # fmt: skip
+    for reaches, (count, lower, upper) in totals.items():
+        print(
+            f"  {'scoring' if reaches else 'below'} their upper bound: {count}, "
+            f"{lower:,} and {upper:,}"
+        )
 
 
 if __name__ == "__main__":
