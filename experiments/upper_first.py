@@ -11,10 +11,11 @@ Counts do not depend on the machine.
 
 Then, on the puzzles whose solve ends with the exact pass aimed at the lower bound + 1
 (its beams reached neither the upper bound nor, perhaps, the optimum), it sets that
-pass's transitions (``solve(..., trace=True)``) beside those of an exact pass of the
-engine aimed at the upper bound, apart for the puzzles that score their upper bound
-(where that pass would have found the optimum) and those below it (where it would find
-nothing, and the pass at the lower bound + 1 would still be needed).
+pass's transitions (``solve(..., trace=True)``) beside those of passes of the engine
+aimed at the upper bound (exact, and beams two and four times the solver's), apart for
+the puzzles that score their upper bound (where such a pass may find the optimum) and
+those below it (where it finds nothing, and the pass at the lower bound + 1 would still
+be needed).
 """
 
 from __future__ import annotations
@@ -56,25 +57,36 @@ def main() -> None:
         f"  beam of {config.BEAM_WIDTH} at the lower bound: mean {statistics.mean(beam):,.0f}, "
         f"median {statistics.median(beam):,.0f}; it finds the optimum in {found}"
     )
-    # Where the solve needed its last pass: would one aimed at the upper bound have paid?
-    totals = {True: [0, 0, 0], False: [0, 0, 0]}  # puzzles, at lower + 1, at the upper bound
+    # Where the solve needed its last pass: would one aimed at the upper bound have paid,
+    # an exact pass or a beam wider than the solver's?
+    widths = (0, 2 * config.BEAM_WIDTH, 4 * config.BEAM_WIDTH)  # 0: exact
+    # Per side of the bound: puzzles, the pass at lower + 1, then per width the pass aimed
+    # at the upper bound and the puzzles where it reached it.
+    totals = {True: [0, 0] + [0, 0] * len(widths), False: [0, 0] + [0, 0] * len(widths)}
     for index in range(args.count):
         puzzle = stack.puzzles[index]
         solution = solve(puzzle, trace=True)
         last = [p.transitions for p in solution.work.trace if p.kind == "exact at lower + 1"]
         if not last:
             continue
-        at_upper = run_pass(puzzle, rules, aim=solution.upper).transitions
         row = totals[solution.score == solution.upper]
         row[0] += 1
         row[1] += sum(last)
-        row[2] += at_upper
-    print("puzzles whose solve ran the exact pass at the lower bound + 1, its transitions "
-          "in all, and an exact pass's at the upper bound:")  # fmt: skip
-    for reaches, (count, lower, upper) in totals.items():
+        for at, width in enumerate(widths):
+            aimed = run_pass(puzzle, rules, aim=solution.upper, beam=width)
+            row[2 + 2 * at] += aimed.transitions
+            row[3 + 2 * at] += aimed.status == "ok"
+    print("puzzles whose solve ran the exact pass at the lower bound + 1, that pass's "
+          "transitions in all, and a pass's aimed at the upper bound (puzzles it "
+          "settles):")  # fmt: skip
+    for reaches, row in totals.items():
+        aimed = "; ".join(
+            f"{f'beam of {width}' if width else 'exact'} {row[2 + 2 * at]:,} ({row[3 + 2 * at]})"
+            for at, width in enumerate(widths)
+        )
         print(
-            f"  {'scoring' if reaches else 'below'} their upper bound: {count}, "
-            f"{lower:,} and {upper:,}"
+            f"  {'scoring' if reaches else 'below'} their upper bound: {row[0]}, "
+            f"{row[1]:,}; {aimed}"
         )
 
 
