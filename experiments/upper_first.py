@@ -37,13 +37,20 @@ def main() -> None:
     args = parser.parse_args()
     stack = generate(args.count, Family(mode="mixed", regime_weights=(0, 0, 1)), seed=args.seed)
     rules = Rules("plain", pruning="fast")
+    puzzles = [stack.puzzles[index] for index in range(args.count)]
+    solutions = [solve(puzzle, trace=True) for puzzle in puzzles]
+    at_upper = {}  # by puzzle: the exact pass aimed at its upper bound (both parts use it)
+
+    def exact_at_upper(index: int):
+        if index not in at_upper:
+            at_upper[index] = run_pass(puzzles[index], rules, aim=solutions[index].upper)
+        return at_upper[index]
+
     exact, beam, found = [], [], 0
-    for index in range(args.count):
-        puzzle = stack.puzzles[index]
-        solution = solve(puzzle)
+    for index, (puzzle, solution) in enumerate(zip(puzzles, solutions, strict=True)):
         if solution.upper != solution.score:
             continue
-        exact.append(run_pass(puzzle, rules, aim=solution.upper).transitions)
+        exact.append(exact_at_upper(index).transitions)
         first = run_pass(puzzle, rules, aim=solution.lower, beam=config.BEAM_WIDTH)
         beam.append(first.transitions)
         found += first.best == solution.score
@@ -63,9 +70,7 @@ def main() -> None:
     # Per side of the bound: puzzles, the pass at lower + 1, then per width the pass aimed
     # at the upper bound and the puzzles where it reached it.
     totals = {True: [0, 0] + [0, 0] * len(widths), False: [0, 0] + [0, 0] * len(widths)}
-    for index in range(args.count):
-        puzzle = stack.puzzles[index]
-        solution = solve(puzzle, trace=True)
+    for index, (puzzle, solution) in enumerate(zip(puzzles, solutions, strict=True)):
         last = [p.transitions for p in solution.work.trace if p.kind == "exact at lower + 1"]
         if not last:
             continue
@@ -73,7 +78,10 @@ def main() -> None:
         row[0] += 1
         row[1] += sum(last)
         for at, width in enumerate(widths):
-            aimed = run_pass(puzzle, rules, aim=solution.upper, beam=width)
+            aimed = (
+                exact_at_upper(index) if width == 0
+                else run_pass(puzzle, rules, aim=solution.upper, beam=width)
+            )  # fmt: skip
             row[2 + 2 * at] += aimed.transitions
             row[3 + 2 * at] += aimed.status == "ok"
     print("puzzles whose solve ran the exact pass at the lower bound + 1, that pass's "

@@ -66,8 +66,9 @@ BEAM_WIDEN = 4
 #: 64 at k >= 5) aimed at the upper bound, so it keeps only states that lose nothing:
 #: most dense segments score their bound, and the narrow beam finds it for a fraction of
 #: the wide one's work. On 100 regime-3 puzzles divisors 2, 4, 8 and 16 tried 76,742,
-#: 72,691, 75,921 and 79,345 transitions a puzzle, 88,109 without the narrow beam
-#: (python experiments/solver_passes.py --m 2 --mode regime3 --count 100; read when the
+#: 72,691, 75,921 and 79,345 transitions a puzzle, 88,109 without the narrow beam (at
+#: b2e8046, with the exact pass aimed at the upper bound still in; python
+#: experiments/solver_passes.py --m 2 --mode regime3 --count 100; read when the
 #: kernel compiles, so compare with an empty NUMBA_CACHE_DIR). The other families and the
 #: exact pass this made needless: docs/decisions/limits.md ("The solver", the narrow
 #: beam).
