@@ -8,7 +8,13 @@ from make_golden import ilp_cases, read_golden
 from rumdiff import config
 from rumdiff.puzzle import Puzzle, decode_puzzle, encode_puzzle, read_puzzles, read_scores
 from rumdiff.solve import SolverBudgetError, solve
-from rumdiff.solve._tiles import colour_runs, remove_isolated, runs_only_path, segments
+from rumdiff.solve._tiles import (
+    colour_runs,
+    remove_isolated,
+    runs_only_path,
+    runs_path_of_counts,
+    segments,
+)
 from rumdiff.solve.runstates import run_states
 from rumdiff.solve.solver import _rebuild
 from rumdiff.solve.twins import solve_brute_force, solve_ilp
@@ -204,6 +210,88 @@ def test_runs_only_path_by_hand(column, m, points):
     copies = np.asarray(column, dtype=np.int64)[:, None]
     placed, optimum = _runs_only_points(copies, m)
     assert placed == optimum == points
+
+
+def _some_runs(rng, k, m, n):
+    """The copies that random runs of length >= 3 place, at most m of each tile: per
+    colour, m slots of runs one after another."""
+    counts = np.zeros((n, k), dtype=np.int64)
+    for c in range(k):
+        for _ in range(m):
+            start = int(rng.integers(0, 4))
+            while start + 3 <= n:
+                end = min(n, start + int(rng.integers(3, 9)))
+                counts[start:end, c] += 1
+                start = end + int(rng.integers(0, 4))
+    return counts
+
+
+def _runs_of_counts(counts, m):
+    """The runs ``runs_path_of_counts`` traces through ``counts`` (rows walked downwards),
+    the tiles they use, and the points it returns."""
+    n, k = counts.shape
+    tables = run_states(m).kernel_tables
+    size = tables[5].shape[0]
+    reduced = np.ascontiguousarray(counts[::-1], dtype=np.int64)
+    values = np.full(n + 3, n + 1, dtype=np.int64)
+    values[:n] = np.arange(n, 0, -1)
+    path = np.full(n, -1, dtype=np.int64)
+    work, parent = np.empty((4, size), np.int64), np.full((k, n + 1, size), -1, np.int64)
+    points = runs_path_of_counts(reduced, values, tables, np.empty(n, np.int64), work, parent, path)
+    used = np.zeros_like(counts)
+    for run in _rebuild(reduced, path, m).runs:  # (replays the path: raises if it is not one)
+        used[run.start - 1 : run.end, run.colour] += 1
+    return used, points
+
+
+@pytest.mark.parametrize(("k", "m", "n"), [(4, 2, 100), (4, 3, 40), (1, 1, 20), (6, 3, 30)])
+def test_runs_path_of_counts_places_every_tile_of_some_runs(k, m, n):
+    # A beam that walked the values upwards hands back the tiles its arrangement puts in
+    # runs at each row (_plain_passes._upwards); the runs traced through them downwards
+    # must place every one of them, row by row, whenever some runs do.
+    rng = np.random.default_rng(k * 1000 + m * 100 + n)
+    values = np.arange(1, n + 1)[:, None]
+    for _ in range(40):
+        counts = _some_runs(rng, k, m, n)
+        used, points = _runs_of_counts(counts, m)
+        assert (used == counts).all()
+        assert points == int((values * counts).sum())
+
+
+@pytest.mark.parametrize(
+    ("column", "m", "points"),
+    [
+        ([0, 0, 0], 1, 0),  # no tile
+        ([1, 1, 0, 2, 2, 2], 2, 2 * (4 + 5 + 6)),  # 1 and 2 make no run: the rest do
+        ([1, 2, 2, 2, 1], 2, 10 + 14),  # 1-4 and 2-5
+        ([1, 2, 1, 1], 2, 10),  # 1-4; the other 2 makes no run
+    ],
+)
+def test_runs_path_of_counts_by_hand(column, m, points):
+    counts = np.asarray(column, dtype=np.int64)[:, None]
+    used, placed = _runs_of_counts(counts, m)
+    assert placed == points
+    assert (used <= counts).all()
+    assert int((np.arange(1, len(column) + 1) * used[:, 0]).sum()) == points
+
+
+@pytest.mark.parametrize(
+    ("n", "probabilities", "seed", "kind"),
+    [
+        (30, [0.1, 0.3, 0.6], 9, "narrow beam upwards"),
+        (30, [0.1, 0.3, 0.6], 38, "narrow beam upwards"),
+        (100, [0.05, 0.25, 0.7], 104, "beam upwards"),
+        (100, [0.05, 0.25, 0.7], 125, "beam upwards"),
+    ],
+)
+def test_the_beams_upwards_settle_segments_at_the_optimum(n, probabilities, seed, kind):
+    # Segments a beam walking the values upwards settles (_plain_passes._upwards): their
+    # arrangement, turned into a path downwards, must be valid and score the ILP's
+    # optimum (_check rebuilds and checks it).
+    copies = random_copies(np.random.default_rng(seed), k=4, m=2, n=n, probabilities=probabilities)
+    solution = _check(copies, 2, solve_ilp(copies).score)
+    trace = solve(solution.puzzle, trace=True).work.trace
+    assert any(each.kind == kind and each.status == "ok" for each in trace)
 
 
 def test_beam_width_changes_work_not_score():

@@ -251,6 +251,27 @@ def segment_bounds(x, values, m, gv, row_bound, runs_only):
     return groups_only, suffix, low, high
 
 
+@njit(cache=True)
+def runs_path_of_counts(counts, values, tables, reach, scratch, parent, path):
+    """Trace runs that place the tiles ``counts`` (rows of a segment by colours), as a
+    path of state codes after each row (5 bits a colour), when runs can place them all.
+
+    Per colour, :func:`colour_runs` over the counts alone, then :func:`runs_only_path`
+    (``reach``, ``scratch`` and ``parent`` as those take them). Its best places every
+    tile of the counts whenever some runs of length >= 3 do, since every tile placed
+    earns its value: so a path walked in the other order of values (whose codes count
+    the runs from the other end) comes back as one in this order, with as many tiles in
+    runs at each row. Returns the points the runs place.
+    """
+    rows, k = counts.shape
+    points = np.int64(0)
+    for c in range(k):
+        placed, _ = colour_runs(counts, c, 0, rows, values, tables, reach, scratch, parent[c])
+        points += placed
+    runs_only_path(parent, rows, path)
+    return points
+
+
 @njit(cache=True, inline="always")
 def fill_report(report, values):
     """Copy a kernel's results (a tuple of whole numbers) into its ``report`` array."""

@@ -7,7 +7,8 @@ each puzzle the kernel
 2. splits the values where no run can cross (thesis 6.4) and, per segment,
 3. stops when max(runs only, groups only) meets min(runs only + groups only, the
    per-value upper bounds) (thesis 6.1),
-4. otherwise runs a beam search for a strong lower bound, then the exact dynamic
+4. otherwise runs beam searches (walking the values downwards and upwards) that may
+   reach the upper bound, or give a strong lower bound, then the exact dynamic
    program over values (2015 paper, Section 4) with dominance between run slots and
    pruning of every state that cannot beat that bound. On large joint state spaces
    (k >= 5 with m = 3) it first sharpens that pruning by solving the segment's tails,
@@ -39,11 +40,12 @@ __all__ = ["TRACE_KINDS", "Solution", "SolverBudgetError", "Traced", "Work", "so
 
 #: The kinds of pass a joker-free solve runs, in the order of the codes of
 #: ``rumdiff.solve.engine._plain_passes``: a narrow beam aimed at the upper bound, a beam
-#: for a lower bound, a second beam in colour order aimed at the upper bound, a tail's
-#: beam and exact pass (sharpening the bounds of large segments), and the exact pass
-#: aimed at the lower bound + 1.
+#: for a lower bound, a beam walking the values upwards aimed at the upper bound, a
+#: tail's beam and exact pass (sharpening the bounds of large segments), the exact pass
+#: aimed at the lower bound + 1, and the narrow beam again, walking the values upwards.
 TRACE_KINDS = (
-    "narrow beam", "beam", "second beam", "tail beam", "tail exact", "exact at lower + 1",
+    "narrow beam", "beam", "beam upwards", "tail beam", "tail exact", "exact at lower + 1",
+    "narrow beam upwards",
 )  # fmt: skip
 
 _warm: list[bool] = []  # the joker search compiled or loaded
@@ -446,8 +448,8 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool)
     report = np.zeros(11, dtype=np.int64)
     values = np.full(puzzle.n + 3, puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1)
-    # Room for every pass: each segment (at most n) runs 4 and two a tail.
-    traced = np.zeros((puzzle.n * (4 + 2 * config.TAIL_BLOCKS) if trace else 0, 7), np.int64)
+    # Room for every pass: each segment (at most n) runs 5 and two a tail.
+    traced = np.zeros((puzzle.n * (5 + 2 * config.TAIL_BLOCKS) if trace else 0, 7), np.int64)
     solve_kernel(
         reduced,
         values,
