@@ -6,9 +6,9 @@ Usage::
         [--mode fixed] [--seed 1] [--beam-width 64]
 
 Solves each puzzle with ``rumdiff.solve.solve(puzzle, trace=True)``, which keeps every
-pass the solver ran: a narrow beam aimed at the upper bound (walking the values
-downwards, then upwards), the beam pass that finds a lower bound, a second beam walking
-upwards aimed at the upper bound, on joint state spaces of
+pass the solver ran: beams aimed at the upper bound (a narrow one walking the values
+downwards, then upwards, then a wide one upwards), the beam pass that finds a lower
+bound, on joint state spaces of
 ``config.TAIL_STATES`` or more the passes that sharpen the bounds of the segment's
 tails, and the exact pass aimed at the lower bound + 1 that proves the optimum. Prints
 per kind of pass the calls, DP states and transitions a puzzle (and the solve's whole

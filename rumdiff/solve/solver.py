@@ -40,9 +40,11 @@ __all__ = ["TRACE_KINDS", "Solution", "SolverBudgetError", "Traced", "Work", "so
 
 #: The kinds of pass a joker-free solve runs, in the order of the codes of
 #: ``rumdiff.solve.engine._plain_passes``: a narrow beam aimed at the upper bound, a beam
-#: for a lower bound, a beam walking the values upwards aimed at the upper bound, a
-#: tail's beam and exact pass (sharpening the bounds of large segments), the exact pass
-#: aimed at the lower bound + 1, and the narrow beam again, walking the values upwards.
+#: for a lower bound, a beam as wide walking the values upwards aimed at the upper bound,
+#: a tail's beam and exact pass (sharpening the bounds of large segments), the exact
+#: pass aimed at the lower bound + 1, and the narrow beam again, walking the values
+#: upwards. (A solve runs them in the order narrow beam, narrow beam upwards, beam
+#: upwards, beam, tails, exact, stopping where one settles the segment.)
 TRACE_KINDS = (
     "narrow beam", "beam", "beam upwards", "tail beam", "tail exact", "exact at lower + 1",
     "narrow beam upwards",

@@ -15,7 +15,7 @@ from rumdiff.solve._tiles import (
     runs_path_of_counts,
     segment_bounds,
 )
-from rumdiff.solve.engine._loop import OK, OVER_BUDGET
+from rumdiff.solve.engine._loop import NOT_REACHED, OK, OVER_BUDGET
 from rumdiff.solve.engine._plain import plain_pass
 
 # The sharpening of the tails' bounds (:func:`_tail_bounds`) follows config.TAIL_STATES,
@@ -29,9 +29,9 @@ NARROW = config.NARROW_BEAM_DIVISOR
 
 
 #: The kinds of pass a trace records (``solve_kernel``): the narrow beam aimed at the
-#: upper bound, the beam, the beam walking the values upwards (aimed at the upper
-#: bound), a tail's beam and exact passes, the exact pass aimed at the lower bound + 1,
-#: and the narrow beam walking the values upwards.
+#: upper bound, the beam for a lower bound, the wide beam walking the values upwards
+#: (aimed at the upper bound), a tail's beam and exact passes, the exact pass aimed at
+#: the lower bound + 1, and the narrow beam walking the values upwards.
 NARROW_BEAM, BEAM, BEAM_UP, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER, NARROW_UP = range(7)
 
 
@@ -86,9 +86,9 @@ def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, pat
 
     ``row_bound`` are the rows' bounds (their sums, taken upwards, are the pass's
     suffix bounds); ``runs`` is ``(reach, scratch, parent)`` of :func:`colour_runs`.
-    A beam makes different choices walked the other way: on 300 regime-3 puzzles
-    (seed 3) where the narrow beam downwards missed the upper bound in 132 segments,
-    this one reached it in 29 (``config.NARROW_BEAM_DIVISOR``).
+    A beam walked the other way makes other choices, and reaches the bound in many
+    segments where the beams walked downwards miss it (docs/decisions/limits.md, "The
+    beams walk upwards too").
     """
     rows, k = x.shape
     tables = rules[1]
@@ -192,10 +192,10 @@ def solve_kernel(
 
     Removes isolated copies from ``reduced`` (in place), splits the puzzle into independent
     segments and solves each: by bounds when max(runs only, groups only) meets
-    min(runs only + groups only, row bounds); otherwise, unless a narrow beam aimed at
-    the upper bound reaches it (walking the values downwards, then upwards:
-    :func:`_upwards`), by a beam search for a good lower bound (and a second
-    one aimed at the upper bound), then the exact DP pruned against it, aimed at the
+    min(runs only + groups only, row bounds); otherwise, unless a beam aimed at the
+    upper bound reaches it (a narrow one walking the values downwards, then upwards,
+    then one as wide as the next walking upwards: :func:`_upwards`), by a beam search
+    for a good lower bound, then the exact DP pruned against it, aimed at the
     lower bound + 1 (on large joint state spaces with sharper bounds on the segment's
     tails, see :func:`_tail_bounds`). Row w of ``reduced`` holds tiles of value
     ``values[w]`` (``values`` has 3 more entries, any positive, for the rows beyond), so
@@ -269,11 +269,20 @@ def solve_kernel(
                 score += best
                 _copy_rows(path, lo, trial)
                 continue
-            # The same narrow beam walking the values upwards (_upwards).
-            result = _upwards(
-                x, worth, row_bound[lo:hi], rules, high, narrow, log, NARROW_UP, work,
-                (reach, scratch, parent), path[lo:hi],
-            )  # fmt: skip
+            # Walking the values upwards, a beam makes other choices (_upwards): the narrow
+            # beam again, then one as wide as the beam that finds a lower bound; both aimed
+            # at the upper bound, so they keep only states that lose nothing. Where the
+            # beams miss a lossless arrangement, the exact pass may have to list millions
+            # of states to find one (13 s instead of 0.06 s on one of 1,000 simplex
+            # G(6, 3, 200) puzzles, when that pass was aimed at the upper bound).
+            wide = (beam, max_states, max_live, np.bool_(True))
+            for limits, kind in ((narrow, NARROW_UP), (wide, BEAM_UP)):
+                result = _upwards(
+                    x, worth, row_bound[lo:hi], rules, high, limits, log, kind, work,
+                    (reach, scratch, parent), path[lo:hi],
+                )  # fmt: skip
+                if result != NOT_REACHED:
+                    break
             if result == OVER_BUDGET:
                 status = OVER_BUDGET
                 break
@@ -300,22 +309,6 @@ def solve_kernel(
             # The beam's arrangement places best - scores[r - 1] in rows r and later.
             for r in range(1, rows):
                 lower_tail[r] = best - scores[r - 1]
-        if high > low:
-            # A second beam, aimed at the upper bound, keeps only arrangements that lose
-            # nothing: cheap, and it walks the values the other way, upwards. Where the
-            # beams miss a lossless arrangement, the exact pass may have to list millions
-            # of states to find one (13 s instead of 0.06 s on one of 1,000 simplex
-            # G(6, 3, 200) puzzles, when that pass was aimed at the upper bound). Walking
-            # upwards it reaches the bound more often than stepping the colours in the
-            # other order, as it did until this beam walked upwards
-            # (docs/decisions/limits.md, "The beams walk upwards too").
-            result = _upwards(
-                x, worth, row_bound[lo:hi], rules, high, first_pass, log, BEAM_UP, work,
-                (reach, scratch, parent), path[lo:hi],
-            )  # fmt: skip
-            if result == OK:
-                low = high
-                runs = False
         # The exact pass aimed at the lower bound + 1 (after sharper bounds from the tails)
         # settles it: it finds the best arrangement above the lower bound, or proves there
         # is none. (An exact pass aimed at the upper bound before it, which prunes harder,
