@@ -81,8 +81,8 @@ def _pass(x, worth, suffix, rules, aim, limits, entry, trial, scores, log, kind,
 @njit(cache=True, inline="always")
 def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, path):
     """One :func:`_pass` over the rows ``x`` walked the other way, upwards in value, aimed
-    at ``aim``: its status. When it reached the aim, ``path`` receives the arrangement it found
-    as a path of this order (:func:`runs_path_of_counts`), which places as much.
+    at ``aim``: its status. When it reached the aim, ``path`` receives the arrangement it
+    found as a path of this order (:func:`runs_path_of_counts`), which places as much.
 
     ``row_bound`` are the rows' bounds (their sums, taken upwards, are the pass's
     suffix bounds); ``runs`` is ``(reach, scratch, parent)`` of :func:`colour_runs`.
