@@ -160,9 +160,11 @@ def test_segments_against_slow_split():
         assert [tuple(b) for b in found[:count].tolist()] == _segments_slow(x)
 
 
-def _runs_only_points(copies, m):
-    """The runs of the arrangement ``runs_only_path`` traces (rows walked downwards, as
-    the solver walks them), and the points they place, checked against the tiles."""
+def _traced(copies, m, trace):
+    """The tiles the runs that ``trace`` traces through ``copies`` use, with rows walked
+    downwards as the solver walks them, and what ``trace`` returns. ``trace`` takes
+    ``(reduced, values, tables, reach, scratch, parent, path)`` and fills ``path``; the
+    solver's rebuild replays it (and raises if it is not a path)."""
     n, k = copies.shape
     tables = run_states(m).kernel_tables
     size = tables[5].shape[0]
@@ -171,17 +173,35 @@ def _runs_only_points(copies, m):
     values[:n] = np.arange(n, 0, -1)
     path = np.full(n, -1, dtype=np.int64)
     work, parent = np.empty((4, size), np.int64), np.full((k, n + 1, size), -1, np.int64)
+    result = trace(reduced, values, tables, np.empty(n, np.int64), work, parent, path)
+    used = np.zeros_like(copies)
+    for run in _rebuild(reduced, path, m).runs:
+        used[run.start - 1 : run.end, run.colour] += 1
+    return used, result
+
+
+def _runs_only(reduced, values, tables, reach, scratch, parent, path):
+    """Every colour's runs-only optimum (``colour_runs``), its runs traced into ``path``."""
+    rows, k = reduced.shape
     optimum = sum(
-        colour_runs(reduced, c, 0, n, values, tables, np.empty(n, np.int64), work, parent[c])[0]
+        colour_runs(reduced, c, 0, rows, values, tables, reach, scratch, parent[c])[0]
         for c in range(k)
     )
-    runs_only_path(parent, n, path)
-    runs = _rebuild(reduced, path, m).runs  # (replays the path: raises if it is not one)
-    used = np.zeros_like(copies)
-    for run in runs:
-        used[run.start - 1 : run.end, run.colour] += 1
+    runs_only_path(parent, rows, path)
+    return optimum
+
+
+def _points(used):
+    """The points of the tiles ``used`` (row i holds value i + 1)."""
+    return int((np.arange(1, len(used) + 1)[:, None] * used).sum())
+
+
+def _runs_only_points(copies, m):
+    """The points of the runs ``runs_only_path`` traces, checked against the tiles, and
+    the runs-only optimum."""
+    used, optimum = _traced(copies, m, _runs_only)
     assert (used <= copies).all()
-    return sum(sum(range(run.start, run.end + 1)) for run in runs), optimum
+    return _points(used), optimum
 
 
 @pytest.mark.parametrize(("k", "m", "n"), [(4, 2, 100), (4, 3, 40), (1, 1, 20), (3, 2, 13)])
@@ -226,36 +246,17 @@ def _some_runs(rng, k, m, n):
     return counts
 
 
-def _runs_of_counts(counts, m):
-    """The runs ``runs_path_of_counts`` traces through ``counts`` (rows walked downwards),
-    the tiles they use, and the points it returns."""
-    n, k = counts.shape
-    tables = run_states(m).kernel_tables
-    size = tables[5].shape[0]
-    reduced = np.ascontiguousarray(counts[::-1], dtype=np.int64)
-    values = np.full(n + 3, n + 1, dtype=np.int64)
-    values[:n] = np.arange(n, 0, -1)
-    path = np.full(n, -1, dtype=np.int64)
-    work, parent = np.empty((4, size), np.int64), np.full((k, n + 1, size), -1, np.int64)
-    points = runs_path_of_counts(reduced, values, tables, np.empty(n, np.int64), work, parent, path)
-    used = np.zeros_like(counts)
-    for run in _rebuild(reduced, path, m).runs:  # (replays the path: raises if it is not one)
-        used[run.start - 1 : run.end, run.colour] += 1
-    return used, points
-
-
 @pytest.mark.parametrize(("k", "m", "n"), [(4, 2, 100), (4, 3, 40), (1, 1, 20), (6, 3, 30)])
 def test_runs_path_of_counts_places_every_tile_of_some_runs(k, m, n):
     # A beam that walked the values upwards hands back the tiles its arrangement puts in
     # runs at each row (_plain_passes._upwards); the runs traced through them downwards
     # must place every one of them, row by row, whenever some runs do.
     rng = np.random.default_rng(k * 1000 + m * 100 + n)
-    values = np.arange(1, n + 1)[:, None]
     for _ in range(40):
         counts = _some_runs(rng, k, m, n)
-        used, points = _runs_of_counts(counts, m)
+        used, points = _traced(counts, m, runs_path_of_counts)
         assert (used == counts).all()
-        assert points == int((values * counts).sum())
+        assert points == _points(counts)
 
 
 @pytest.mark.parametrize(
@@ -269,10 +270,9 @@ def test_runs_path_of_counts_places_every_tile_of_some_runs(k, m, n):
 )
 def test_runs_path_of_counts_by_hand(column, m, points):
     counts = np.asarray(column, dtype=np.int64)[:, None]
-    used, placed = _runs_of_counts(counts, m)
-    assert placed == points
+    used, placed = _traced(counts, m, runs_path_of_counts)
+    assert placed == _points(used) == points
     assert (used <= counts).all()
-    assert int((np.arange(1, len(column) + 1) * used[:, 0]).sum()) == points
 
 
 @pytest.mark.parametrize(
