@@ -6,7 +6,8 @@ On regime-3 G(4, 2, 100) puzzles whose optimum is the solver's upper bound (most
 them), it counts the transitions of two whole-puzzle passes of the engine
 (``rumdiff.solve.engine.run_pass`` with the fast solver's pruning): the exact pass aimed
 at the upper bound, which would settle such a puzzle alone, and the beam of
-``config.BEAM_WIDTH`` states aimed at the lower bound, which the solver runs first.
+``config.BEAM_WIDTH`` states aimed at the lower bound, which the solver runs after its
+beams aimed at the upper bound.
 Counts do not depend on the machine.
 
 Then, on the puzzles whose solve ends with the exact pass aimed at the lower bound + 1

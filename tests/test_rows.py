@@ -47,10 +47,8 @@ def test_step_order_by_tiles_then_colour():
     k, m = 5, 3
     order, rank = np.empty(k, np.int64), np.empty(k, np.int64)
     after_index, after_tiles = np.empty(k, np.int64), np.empty(k, np.int64)
-    step_order(x, 0, m, True, order, rank, after_index, after_tiles)
+    step_order(x, 0, m, order, rank, after_index, after_tiles)
     assert order.tolist() == [1, 3, 4, 0, 2]
     assert (rank[order] == np.arange(k)).all()
     assert after_tiles.tolist() == [3, 6, 0, 6, 5]  # tiles of the colours stepped later
     assert after_index[0] == 3 * 4**2
-    step_order(x, 0, m, False, order, rank, after_index, after_tiles)
-    assert order.tolist() == list(range(k))

@@ -294,6 +294,18 @@ def test_the_beams_upwards_settle_segments_at_the_optimum(n, probabilities, seed
     assert any(each.kind == kind and each.status == "ok" for each in trace)
 
 
+def test_a_beam_of_one_state_walks_upwards_once():
+    # With beam_width=1 the narrow beams hold one state too: the wide beam upwards would
+    # be the narrow one again, so it does not run; with 2 it does.
+    copies = random_copies(np.random.default_rng(0), k=4, m=2, n=30, probabilities=[0.1, 0.3, 0.6])
+    for width, passes in (
+        (1, ["narrow beam upwards"]),
+        (2, ["narrow beam upwards", "beam upwards"]),
+    ):
+        trace = solve(Puzzle(copies, m=2), beam_width=width, trace=True).work.trace
+        assert [each.kind for each in trace if "upwards" in each.kind] == passes
+
+
 def test_beam_width_changes_work_not_score():
     rng = np.random.default_rng(9)
     for _ in range(30):

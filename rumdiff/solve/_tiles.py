@@ -253,15 +253,16 @@ def segment_bounds(x, values, m, gv, row_bound, runs_only):
 
 @njit(cache=True)
 def runs_path_of_counts(counts, values, tables, reach, scratch, parent, path):
-    """Trace runs that place the tiles ``counts`` (rows of a segment by colours), as a
-    path of state codes after each row (5 bits a colour), when runs can place them all.
+    """Trace the best runs within the tiles ``counts`` as a path of state codes.
 
-    Per colour, :func:`colour_runs` over the counts alone, then :func:`runs_only_path`
-    (``reach``, ``scratch`` and ``parent`` as those take them). Its best places every
-    tile of the counts whenever some runs of length >= 3 do, since every tile placed
-    earns its value: so a path walked in the other order of values (whose codes count
-    the runs from the other end) comes back as one in this order, with as many tiles in
-    runs at each row. Returns the points the runs place.
+    ``counts`` holds rows of a segment by colours; ``path[r]`` receives the state code
+    after row r (5 bits a colour). Per colour, :func:`colour_runs` over the counts
+    alone, then :func:`runs_only_path` (``reach``, ``scratch`` and ``parent`` as those
+    take them). Its runs use at most ``counts`` at each row and place at least the
+    points of any runs of length >= 3 within them: so a path walked in the other order
+    of values (whose codes count the runs from the other end) comes back as one in this
+    order whose runs place at least as much, and leave at least as many tiles to the
+    groups at each row. Returns the points the runs place.
     """
     rows, k = counts.shape
     points = np.int64(0)

@@ -219,8 +219,10 @@ def solve(
         The puzzle (s = 3, any k <= 6, m <= 3, up to 4 jokers, a table or none).
     beam_width : int, default config.BEAM_WIDTH
         States per value kept by the beam search that seeds the exact DP with a lower
-        bound (``config.BEAM_WIDEN`` times as many for k >= 5). It changes the work,
-        never the score; 0 skips the beam search.
+        bound (``config.BEAM_WIDEN`` times as many for k >= 5), and by the beam walking
+        upwards aimed at the upper bound; the narrow beams keep
+        ``config.NARROW_BEAM_DIVISOR`` times fewer. It changes the work, never the
+        score; 0 skips every beam.
     max_states : int, default config.MAX_STATES
         Budget: the most DP states kept in one pass before giving up.
     ilp_fallback : bool, default config.ILP_FALLBACK
@@ -440,11 +442,11 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool)
     from rumdiff.solve.engine._plain_passes import solve_kernel
 
     tables = run_states(puzzle.m)
-    # The kernel walks the values downwards: a pass prunes by points, and a tile lost
-    # at a high value costs the most, so the lists stay short from the first row on
-    # (upwards, the first rows' points are too few to prune anything, and dense
-    # G(6, 3, 200) puzzles ran out of states there). The kernel removes isolated tiles
-    # from this fresh copy.
+    # The kernel walks the values downwards (all but two beams, which walk upwards for
+    # other choices): a pass prunes by points, and a tile lost at a high value costs the
+    # most, so the lists stay short from the first row on (upwards, the first rows'
+    # points are too few to prune anything, and dense G(6, 3, 200) puzzles ran out of
+    # states there). The kernel removes isolated tiles from this fresh copy.
     reduced = np.array(puzzle.copies[::-1], dtype=np.int64, order="C")
     path = np.empty(puzzle.n, dtype=np.int64)
     report = np.zeros(11, dtype=np.int64)

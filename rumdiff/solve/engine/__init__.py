@@ -224,7 +224,7 @@ def _plain_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget):
             (np.int64(budget[0]), np.int64(budget[1])), False,
         )  # fmt: skip
         return best, states, transitions, status, path, scores, profile
-    limits = (np.int64(beam), np.int64(budget[0]), np.int64(budget[1]), np.bool_(True))
+    limits = (np.int64(beam), np.int64(budget[0]), np.int64(budget[1]))
     best, states, transitions, status = plain_pass(
         x, values, m, tables.kernel_tables, dominance(m), gv, suffix, np.int64(aim), limits,
         np.int64(0), path, scores,

@@ -2,17 +2,17 @@
 
 A state holds one run state per colour (``rumdiff.solve.runstates``), packed 5 bits a
 colour (its key and its code alike). At each row every colour steps once, in increasing
-order of its tiles there (:func:`rumdiff.solve.engine._rows.step_order`) or in colour order; the
-group score depends only on the states after the last colour's step (the tiles left for
-groups are the copies less the slots in use), so it is added once, when the row ends.
+order of its tiles there (:func:`rumdiff.solve.engine._rows.step_order`); the group score
+depends only on the states after the last colour's step (the tiles left for groups are
+the copies less the slots in use), so it is added once, when the row ends.
 Scores are optimistic (a run ending short gives its tiles back), so a state's value less
 the pending points it must lose, plus what the rows ahead may place, bounds anything it
 leads to: a state that cannot reach the target so is dropped, at every step. So is a state
 another dominates (``_prune``), and with a beam all but the best.
 
 The rows may come in any order of values (``values`` gives each row's, two more entries,
-any positive, for the rows after the last); the solver walks them downwards
-(``rumdiff.solve.solver``).
+any positive, for the rows after the last); the solver walks them downwards, and two of
+its beams upwards (``rumdiff.solve.engine._plain_passes``).
 
 The rules' data is one tuple of few arrays (each array a hook receives costs two atomic
 reference counts a row): ``(x, values, suffix, gv, tables, dominance, counts, per_state,
@@ -66,11 +66,10 @@ _ORDER, _RANK, _AFTER_INDEX, _AFTER_TILES, _EVERY = range(5)
 _DELTA, _GAIN, _END = range(3)
 #: The children of one state at the last step (``children``): move, state, worth, hope.
 _MOVE, _STATE, _WORTH, _HOPE = range(4)
-#: ``numbers``: the pass's settings (target, beam, whether the colours step by their
-#: tiles, the run state every colour enters with, m), then the row's (its value, those
-#: of the two rows before, the least a state must reach after it, whether its dominance
-#: costs are computed).
-_TARGET, _BEAM, _BY_TILES, _ENTRY, _M, _V, _PREV, _PREV2, _THRESHOLD, _COSTS = range(10)
+#: ``numbers``: the pass's settings (target, beam, the run state every colour enters
+#: with, m), then the row's (its value, those of the two rows before, the least a state
+#: must reach after it, whether its dominance costs are computed).
+_TARGET, _BEAM, _ENTRY, _M, _V, _PREV, _PREV2, _THRESHOLD, _COSTS = range(9)
 
 
 @njit(cache=True, inline="always")
@@ -107,8 +106,7 @@ def _begin_row(rules, i, lists, live):
     leftovers(x, i, m, tables[5], per_state[_LEFT_COUNT], per_state[_LEFT_INDEX])
     pending_losses(x, i, v, prev + v, dominance[1], dominance[2], per_state[_PENDING])
     step_order(
-        x, i, m, numbers[_BY_TILES] != 0, order, per_colour[_RANK], per_colour[_AFTER_INDEX],
-        per_colour[_AFTER_TILES],
+        x, i, m, order, per_colour[_RANK], per_colour[_AFTER_INDEX], per_colour[_AFTER_TILES],
     )  # fmt: skip
     # (The colour stepped first is never a later colour: no least losses needed.)
     least_losses(
@@ -303,8 +301,8 @@ def plain_pass(x, values, m, tables, dominance, gv, suffix, target, limits, entr
     ``tables`` holds the run-state tables ``(first, used, next_state, dropped1,
     dropped2, nonzero)`` of ``rumdiff.solve.runstates.RunStates``; ``dominance`` the
     tables of ``rumdiff.solve.runstates.dominance``; ``limits`` is
-    ``(beam, max_states, max_live, by_tiles)``: the colours step by increasing tiles at
-    each row (:func:`step_order`) when ``by_tiles``, else in colour order.
+    ``(beam, max_states, max_live)``; the colours step by increasing tiles at each row
+    (:func:`step_order`).
 
     ``suffix[i]`` bounds the points placeable at rows i and later; a state whose
     optimistic value, less the pending points it must lose, plus ``suffix[i + 1]``
@@ -317,17 +315,16 @@ def plain_pass(x, values, m, tables, dominance, gv, suffix, target, limits, entr
 
     Returns ``(best, states, transitions, status)``.
     """
-    beam, max_states, max_live, by_tiles = limits
+    beam, max_states, max_live = limits
     rows, k = x.shape
     first = tables[0]
     size = first.shape[0] - 1
     most_moves = np.int64(1)
     for cc in range(size):
         most_moves = max(most_moves, first[cc + 1] - first[cc])
-    numbers = np.zeros(10, np.int64)
+    numbers = np.zeros(9, np.int64)
     numbers[_TARGET] = target
     numbers[_BEAM] = beam
-    numbers[_BY_TILES] = by_tiles
     numbers[_ENTRY] = entry
     numbers[_M] = m
     per_colour = np.empty((5, k), np.int64)

@@ -81,8 +81,9 @@ def _pass(x, worth, suffix, rules, aim, limits, entry, trial, scores, log, kind,
 @njit(cache=True, inline="always")
 def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, path):
     """One :func:`_pass` over the rows ``x`` walked the other way, upwards in value, aimed
-    at ``aim``: its status. When it reached the aim, ``path`` receives the arrangement it
-    found as a path of this order (:func:`runs_path_of_counts`), which places as much.
+    at ``aim``: its status. When it reached the aim, ``path`` receives an arrangement
+    that places at least as much, as a path of this order (:func:`runs_path_of_counts`
+    over the tiles the pass's path puts in runs at each row; the groups take the rest).
 
     ``row_bound`` are the rows' bounds (their sums, taken upwards, are the pass's
     suffix bounds); ``runs`` is ``(reach, scratch, parent)`` of :func:`colour_runs`.
@@ -217,7 +218,8 @@ def solve_kernel(
     hard = 0
     status = OK
     zero = np.int64(0)  # not a literal 0: see the note at the top of _plain
-    exact = (zero, max_states, max_live, np.bool_(True))
+    exact = (zero, max_states, max_live)
+    wide = (beam, max_states, max_live)  # the beam for a lower bound, and the upward one
     rules = (m, tables, dominance, gv)
     work = np.zeros(3, np.int64)  # states, transitions, exact passes: every pass's
     traced = np.zeros(1, np.int64)
@@ -257,7 +259,7 @@ def solve_kernel(
             # Most dense segments score their upper bound: a narrow beam aimed at it keeps
             # only states that lose nothing, and when it reaches the bound no other pass
             # is needed (config.NARROW_BEAM_DIVISOR).
-            narrow = (max(beam // NARROW, np.int64(1)), max_states, max_live, np.bool_(True))
+            narrow = (max(beam // NARROW, np.int64(1)), max_states, max_live)
             best, _, result = _pass(
                 x, worth, suffix, rules, high, narrow, zero, trial, scores, log, NARROW_BEAM,
                 work,
@@ -275,8 +277,9 @@ def solve_kernel(
             # beams miss a lossless arrangement, the exact pass may have to list millions
             # of states to find one (13 s instead of 0.06 s on one of 1,000 simplex
             # G(6, 3, 200) puzzles, when that pass was aimed at the upper bound).
-            wide = (beam, max_states, max_live, np.bool_(True))
             for limits, kind in ((narrow, NARROW_UP), (wide, BEAM_UP)):
+                if kind == BEAM_UP and limits[0] == narrow[0]:
+                    break  # (a beam of one state: the narrow pass again)
                 result = _upwards(
                     x, worth, row_bound[lo:hi], rules, high, limits, log, kind, work,
                     (reach, scratch, parent), path[lo:hi],
@@ -289,9 +292,8 @@ def solve_kernel(
             if result == OK:
                 score += high
                 continue
-        first_pass = (beam, max_states, max_live, np.bool_(True))
         best, kept, result = _pass(
-            x, worth, suffix, rules, low, first_pass, zero, trial, scores, log, BEAM, work
+            x, worth, suffix, rules, low, wide, zero, trial, scores, log, BEAM, work
         )
         if result == OVER_BUDGET:
             status = OVER_BUDGET
@@ -303,7 +305,7 @@ def solve_kernel(
         if beam == 0:
             high = low  # without a beam that pass was exact
         sharpen = result == OK and size**k >= TAIL_STATES
-        tail_pass = (zero, min(max_states, TAIL_BUDGET * kept), max_live, np.bool_(True))
+        tail_pass = (zero, min(max_states, TAIL_BUDGET * kept), max_live)
         lower_tail = np.zeros(rows, np.int64)
         if sharpen:
             # The beam's arrangement places best - scores[r - 1] in rows r and later.
@@ -315,9 +317,7 @@ def solve_kernel(
         # paid while the beam of 64 came first; since the narrow beam finds most segments
         # that score their bound, it cost more than it saved: config.NARROW_BEAM_DIVISOR.)
         if high > low and sharpen:
-            suffix = _tail_bounds(
-                x, worth, rules, suffix, first_pass, tail_pass, lower_tail, work, log
-            )
+            suffix = _tail_bounds(x, worth, rules, suffix, wide, tail_pass, lower_tail, work, log)
             high = min(high, suffix[0])
         if high > low:
             best, _, result = _pass(

@@ -8,10 +8,10 @@ from numba import njit
 
 
 @njit(cache=True, inline="always")
-def step_order(x, i, m, by_tiles, order, rank, after_index, after_tiles):
+def step_order(x, i, m, order, rank, after_index, after_tiles):
     """The order in which the DP steps the colours at row i (the closing row when i is
-    past the last): by increasing tiles there, ties by colour, when ``by_tiles``; else
-    in colour order. ``order[step]`` is a colour, ``rank`` its inverse;
+    past the last): by increasing tiles there, ties by colour. ``order[step]`` is a
+    colour, ``rank`` its inverse;
     ``after_index[c]`` and ``after_tiles[c]`` become the group index and tile count of
     the colours stepped after c.
 
@@ -23,7 +23,7 @@ def step_order(x, i, m, by_tiles, order, rank, after_index, after_tiles):
     for c in range(k):
         tiles = x[i, c] if i < rows else 0
         t = c
-        while by_tiles and t > 0 and (x[i, order[t - 1]] if i < rows else 0) > tiles:
+        while t > 0 and (x[i, order[t - 1]] if i < rows else 0) > tiles:
             order[t] = order[t - 1]
             t -= 1
         order[t] = c
