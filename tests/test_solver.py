@@ -20,8 +20,8 @@ from rumdiff.solve.solver import _rebuild
 from rumdiff.solve.twins import solve_brute_force, solve_ilp
 
 
-def _check(copies, m, expected):
-    solution = solve(Puzzle(copies, m=m))
+def _check(copies, m, expected, **options):
+    solution = solve(Puzzle(copies, m=m), **options)
     assert solution.score == expected
     assert solution.arrangement.check(copies) == expected
     assert solution.lower <= expected <= solution.upper
@@ -289,9 +289,8 @@ def test_the_beams_upwards_settle_segments_at_the_optimum(n, probabilities, seed
     # arrangement, turned into a path downwards, must be valid and score the ILP's
     # optimum (_check rebuilds and checks it).
     copies = random_copies(np.random.default_rng(seed), k=4, m=2, n=n, probabilities=probabilities)
-    solution = _check(copies, 2, solve_ilp(copies).score)
-    trace = solve(solution.puzzle, trace=True).work.trace
-    assert any(each.kind == kind and each.status == "ok" for each in trace)
+    solution = _check(copies, 2, solve_ilp(copies).score, trace=True)
+    assert any(each.kind == kind and each.status == "ok" for each in solution.work.trace)
 
 
 def test_a_beam_of_one_state_walks_upwards_once():

@@ -423,9 +423,8 @@ def search_kernel(copies, m, s, tables, gv, budget, layout, report):
         x = reduced[lo:hi]
         runs_only = np.int64(0)
         for c in range(k):
-            runs_only += colour_runs(reduced, c, lo, hi, values, tables, reach[c], work, no_parent)[
-                0
-            ]
+            points, _ = colour_runs(reduced, c, lo, hi, values, tables, reach[c], work, no_parent)
+            runs_only += points
         _, suffix, low, high = segment_bounds(x, values[lo:hi], m, gv, row_bound[lo:hi], runs_only)
         lower += low
         upper += high
