@@ -10,11 +10,12 @@ pass the solver ran: beams aimed at the upper bound (a narrow one walking the va
 downwards, then upwards, then a wide one upwards), the beam pass that finds a lower
 bound, on joint state spaces of ``config.TAIL_STATES`` or more the passes that sharpen
 the bounds of the segment's tails, and the exact pass aimed at the lower bound + 1 that
-proves the optimum. Prints per kind of pass the calls, DP states and transitions a
-puzzle (and the solve's whole time), then how far the upper bound lies above the
-optimum, and whether a sharper bound per row could close that gap (the best any
-arrangement can place in one row alone, given each colour's run capacity there: every
-split of the row's tiles between runs and groups tried).
+proves the optimum (walking the values downwards, or upwards where the beam's
+arrangement loses its points near the low values). Prints per kind of pass the calls,
+DP states and transitions a puzzle (and the solve's whole time), then how far the upper
+bound lies above the optimum, and whether a sharper bound per row could close that gap
+(the best any arrangement can place in one row alone, given each colour's run capacity
+there: every split of the row's tiles between runs and groups tried).
 """
 
 from __future__ import annotations

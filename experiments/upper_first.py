@@ -11,7 +11,8 @@ beams aimed at the upper bound.
 Counts do not depend on the machine.
 
 Then, on the puzzles whose solve ends with the exact pass aimed at the lower bound + 1
-(its beams reached neither the upper bound nor, perhaps, the optimum), it sets that
+(walking the values either way; its beams reached neither the upper bound nor, perhaps,
+the optimum), it sets that
 pass's transitions (``solve(..., trace=True)``) beside those of passes of the engine
 aimed at the upper bound (exact, and beams two and four times the solver's), apart for
 the puzzles that score their upper bound (where such a pass may find the optimum) and
@@ -72,7 +73,9 @@ def main() -> None:
     # at the upper bound and the puzzles where it reached it.
     totals = {True: [0, 0] + [0, 0] * len(widths), False: [0, 0] + [0, 0] * len(widths)}
     for index, (puzzle, solution) in enumerate(zip(puzzles, solutions, strict=True)):
-        last = [p.transitions for p in solution.work.trace if p.kind == "exact at lower + 1"]
+        last = [
+            p.transitions for p in solution.work.trace if p.kind.startswith("exact at lower + 1")
+        ]  # (either way: downwards or upwards)
         if not last:
             continue
         row = totals[solution.score == solution.upper]

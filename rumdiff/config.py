@@ -73,6 +73,16 @@ BEAM_WIDEN = 4
 #: exact pass this made needless: docs/decisions/limits.md ("The solver", the narrow
 #: beam).
 NARROW_BEAM_DIVISOR = 4
+#: The exact pass that proves a segment's optimum walks the values upwards when, walked
+#: that way, it meets the highest loss of the beam's arrangement in under this share of
+#: the rows it needs walked downwards to meet the lowest
+#: (rumdiff.solve.engine._plain_passes._proves_upwards). Shares 0 (never), 0.5 and 1.0
+#: tried 63,630, 53,099 and 54,726 transitions a regime-3 puzzle (python
+#: experiments/solver_passes.py --m 2 --mode regime3 --count 300 --seed 3), and 135,876,
+#: 135,805 and 149,680 a G(4, 3, 100) 20/20/20 one (--k 4 --m 3 --count 40); read when
+#: the kernel compiles, so compare with an empty NUMBA_CACHE_DIR. More shares and
+#: families: docs/decisions/limits.md ("The exact pass walks the shorter way").
+UPWARDS_PROOF_SHARE = 0.5
 #: Segments whose joint state space F**k has at least this many states (k >= 5 with
 #: m = 3) sharpen the bounds of their tails before the solver's exact pass, when the beams
 #: leave the segment open (rumdiff.solve.engine._plain_passes). Smaller spaces prove

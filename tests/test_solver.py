@@ -293,6 +293,28 @@ def test_the_beams_upwards_settle_segments_at_the_optimum(n, probabilities, seed
     assert any(each.kind == kind and each.status == "ok" for each in solution.work.trace)
 
 
+@pytest.mark.parametrize(
+    ("n", "probabilities", "seed", "status"),
+    [
+        (30, [0.1, 0.3, 0.6], 3, "not reached"),
+        (30, [0.1, 0.3, 0.6], 27, "not reached"),
+        (30, [0.1, 0.3, 0.6], 248, "ok"),
+        (30, [0.1, 0.3, 0.6], 375, "ok"),
+        (50, [0.05, 0.25, 0.7], 162, "ok"),
+    ],
+)
+def test_the_exact_pass_upwards_proves_the_optimum(n, probabilities, seed, status):
+    # Segments whose beam arrangement loses its points near the low values: the exact
+    # pass walks the values upwards (_plain_passes._proves_upwards). Where it finds an
+    # arrangement above the beam's, that arrangement, turned into a path downwards, must
+    # be valid and score the ILP's optimum; where it finds none, the beam's must.
+    copies = random_copies(np.random.default_rng(seed), k=4, m=2, n=n, probabilities=probabilities)
+    solution = _check(copies, 2, solve_ilp(copies).score, trace=True)
+    kinds = [(each.kind, each.status) for each in solution.work.trace]
+    assert ("exact at lower + 1 upwards", status) in kinds
+    assert not any(kind == "exact at lower + 1" for kind, _ in kinds)
+
+
 def test_a_beam_of_one_state_walks_upwards_once():
     # With beam_width=1 the narrow beams hold one state too: the wide beam upwards would
     # be the narrow one again, so it does not run; with 2 it does.

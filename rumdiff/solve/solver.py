@@ -42,12 +42,13 @@ __all__ = ["TRACE_KINDS", "Solution", "SolverBudgetError", "Traced", "Work", "so
 #: ``rumdiff.solve.engine._plain_passes``: a narrow beam aimed at the upper bound, a beam
 #: for a lower bound, a beam as wide walking the values upwards aimed at the upper bound,
 #: a tail's beam and exact pass (sharpening the bounds of large segments), the exact
-#: pass aimed at the lower bound + 1, and the narrow beam again, walking the values
-#: upwards. (A solve runs them in the order narrow beam, narrow beam upwards, beam
-#: upwards, beam, tails, exact, stopping where one settles the segment.)
+#: pass aimed at the lower bound + 1, the narrow beam again, walking the values upwards,
+#: and the exact pass walking them upwards. (A solve runs them in the order narrow beam,
+#: narrow beam upwards, beam upwards, beam, tails, exact (either way), stopping where one
+#: settles the segment.)
 TRACE_KINDS = (
     "narrow beam", "beam", "beam upwards", "tail beam", "tail exact", "exact at lower + 1",
-    "narrow beam upwards",
+    "narrow beam upwards", "exact at lower + 1 upwards",
 )  # fmt: skip
 
 _warm: list[bool] = []  # the joker search compiled or loaded

@@ -31,8 +31,13 @@ NARROW = config.NARROW_BEAM_DIVISOR
 #: The kinds of pass a trace records (``solve_kernel``): the narrow beam aimed at the
 #: upper bound, the beam for a lower bound, the wide beam walking the values upwards
 #: (aimed at the upper bound), a tail's beam and exact passes, the exact pass aimed at
-#: the lower bound + 1, and the narrow beam walking the values upwards.
-NARROW_BEAM, BEAM, BEAM_UP, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER, NARROW_UP = range(7)
+#: the lower bound + 1, the narrow beam walking the values upwards, and the exact pass
+#: aimed at the lower bound + 1 walking the values upwards.
+NARROW_BEAM, BEAM, BEAM_UP, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER, NARROW_UP, EXACT_UP = range(8)
+#: The exact pass walks the values upwards when, walked that way, it meets the last of the
+#: points the beam's arrangement loses in under this share of the rows it needs walked
+#: downwards (:func:`_proves_upwards`).
+UPWARDS_SHARE = config.UPWARDS_PROOF_SHARE
 
 
 @njit(cache=True, inline="always")
@@ -81,9 +86,10 @@ def _pass(x, worth, suffix, rules, aim, limits, entry, trial, scores, log, kind,
 @njit(cache=True, inline="always")
 def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, path):
     """One :func:`_pass` over the rows ``x`` walked the other way, upwards in value, aimed
-    at ``aim``: its status. When it reached the aim, ``path`` receives an arrangement
-    that places at least as much, as a path of this order (:func:`runs_path_of_counts`
-    over the tiles the pass's path puts in runs at each row; the groups take the rest).
+    at ``aim``: ``(best, status)``. When it reached the aim, ``path`` receives an
+    arrangement that places at least as much, as a path of this order
+    (:func:`runs_path_of_counts` over the tiles the pass's path puts in runs at each row;
+    the groups take the rest).
 
     ``row_bound`` are the rows' bounds (their sums, taken upwards, are the pass's
     suffix bounds); ``runs`` is ``(reach, scratch, parent)`` of :func:`colour_runs`.
@@ -106,11 +112,11 @@ def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, pat
     trial = np.empty(rows, np.int64)
     scores = np.empty(rows, np.int64)
     zero = np.int64(0)
-    _, _, result = _pass(
+    best, _, result = _pass(
         backwards, weights, suffix, rules, aim, limits, zero, trial, scores, log, kind, work
     )  # fmt: skip
     if result != OK:
-        return result
+        return best, result
     # The tiles each row puts in runs, in this order; the runs that place them, traced
     # in this order; the groups take what they leave, as in the pass.
     nonzero = tables[5]
@@ -120,7 +126,38 @@ def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, pat
             counts[rows - 1 - i, c] = nonzero[(trial[i] >> (5 * c)) & 31]
     reach, scratch, parent = runs
     runs_path_of_counts(counts, worth, tables, reach, scratch, parent, path)
-    return result
+    return best, result
+
+
+@njit(cache=True, inline="always")
+def _proves_upwards(row_bound, scores, best):
+    """Whether the exact pass should walk the values upwards, judged by where the beam's
+    arrangement (``best`` points; its DP value after each row, ``scores``) loses points
+    against the rows' bounds ``row_bound``.
+
+    A pass aimed one above that arrangement drops a state once it has lost as much as the
+    arrangement does in all; until it has walked past the rows where those losses lie,
+    every state that has lost less lives. So the pass walks upwards when, walked that
+    way, it reaches the highest row with a loss in under ``UPWARDS_SHARE`` of the rows it
+    needs walked downwards to reach the lowest one (docs/decisions/limits.md, "The exact
+    pass walks the shorter way"). A DP value counts the runs still open in full, so a
+    loss that shows after no row is in runs the last rows leave short: the lowest values.
+    """
+    rows = row_bound.shape[0]
+    loss = np.empty(rows, np.int64)
+    bounds = 0
+    for i in range(rows):
+        bounds += row_bound[i]
+        loss[i] = bounds - scores[i]
+    total = bounds - best
+    down = 0  # rows walked downwards until the whole loss (the closing row: rows)
+    while down < rows and loss[down] < total:
+        down += 1
+    up = rows  # rows walked upwards until the first loss
+    for i in range(rows):
+        if loss[i] <= 0:
+            up = rows - 1 - i
+    return up < UPWARDS_SHARE * (down + 1)
 
 
 @njit(cache=True, inline="always")
@@ -198,10 +235,11 @@ def solve_kernel(
     then one as wide as the next walking upwards: :func:`_upwards`), by a beam search
     for a good lower bound, then the exact DP pruned against it, aimed at the
     lower bound + 1 (on large joint state spaces with sharper bounds on the segment's
-    tails, see :func:`_tail_bounds`). Row w of ``reduced`` holds tiles of value
-    ``values[w]`` (``values`` has 3 more entries, any positive, for the rows beyond), so
-    the rows may come in either order. ``path[w]`` receives the state code after row w of
-    the solution (5 bits a colour).
+    tails, see :func:`_tail_bounds`; elsewhere walking the values upwards when that
+    reaches the beam's losses sooner, see :func:`_proves_upwards`). Row w of ``reduced``
+    holds tiles of value ``values[w]`` (``values`` has 3 more entries, any positive, for
+    the rows beyond), so the rows may come in either order. ``path[w]`` receives the
+    state code after row w of the solution (5 bits a colour).
 
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
     DP transitions, segments, segments needing the DP, status, exact passes, passes
@@ -280,7 +318,7 @@ def solve_kernel(
             for limits, kind in ((narrow, NARROW_UP), (wide, BEAM_UP)):
                 if kind == BEAM_UP and limits[0] == narrow[0]:
                     break  # (a beam of one state: the narrow pass again)
-                result = _upwards(
+                _, result = _upwards(
                     x, worth, row_bound[lo:hi], rules, high, limits, log, kind, work,
                     (reach, scratch, parent), path[lo:hi],
                 )  # fmt: skip
@@ -320,10 +358,21 @@ def solve_kernel(
             suffix = _tail_bounds(x, worth, rules, suffix, wide, tail_pass, lower_tail, work, log)
             high = min(high, suffix[0])
         if high > low:
-            best, _, result = _pass(
-                x, worth, suffix, rules, low + 1, exact, zero, trial, scores, log, EXACT_LOWER,
-                work,
-            )  # fmt: skip
+            # Walked the shorter way to where the beam's arrangement loses its points
+            # (judged by the beam's path; the tails' bounds hold walking downwards only).
+            upwards = (
+                result == OK and not sharpen and _proves_upwards(row_bound[lo:hi], scores, best)
+            )
+            if upwards:
+                best, result = _upwards(
+                    x, worth, row_bound[lo:hi], rules, low + 1, exact, log, EXACT_UP, work,
+                    (reach, scratch, parent), path[lo:hi],
+                )  # fmt: skip
+            else:
+                best, _, result = _pass(
+                    x, worth, suffix, rules, low + 1, exact, zero, trial, scores, log,
+                    EXACT_LOWER, work,
+                )  # fmt: skip
             work[2] += 1
             if result == OVER_BUDGET:
                 status = OVER_BUDGET
@@ -331,7 +380,8 @@ def solve_kernel(
             if result == OK:
                 low = best
                 runs = False
-                _copy_rows(path, lo, trial)
+                if not upwards:
+                    _copy_rows(path, lo, trial)
         if runs:
             runs_only_path(parent, rows, path[lo:hi])
         score += low
