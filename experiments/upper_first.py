@@ -12,12 +12,11 @@ Counts do not depend on the machine.
 
 Then, on the puzzles whose solve ends with the exact pass aimed at the lower bound + 1
 (walking the values either way; its beams reached neither the upper bound nor, perhaps,
-the optimum), it sets that
-pass's transitions (``solve(..., trace=True)``) beside those of passes of the engine
-aimed at the upper bound (exact, and beams two and four times the solver's), apart for
-the puzzles that score their upper bound (where such a pass may find the optimum) and
-those below it (where it finds nothing, and the pass at the lower bound + 1 would still
-be needed).
+the optimum), it sets that pass's transitions (``solve(..., trace=True)``) beside those
+of passes of the engine aimed at the upper bound (exact, and beams two and four times the
+solver's), apart for the puzzles that score their upper bound (where such a pass may find
+the optimum) and those below it (where it finds nothing, and the pass at the lower bound
++ 1 would still be needed).
 """
 
 from __future__ import annotations

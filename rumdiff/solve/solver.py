@@ -443,11 +443,12 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool)
     from rumdiff.solve.engine._plain_passes import solve_kernel
 
     tables = run_states(puzzle.m)
-    # The kernel walks the values downwards (all but two beams, which walk upwards for
-    # other choices): a pass prunes by points, and a tile lost at a high value costs the
-    # most, so the lists stay short from the first row on (upwards, the first rows'
-    # points are too few to prune anything, and dense G(6, 3, 200) puzzles ran out of
-    # states there). The kernel removes isolated tiles from this fresh copy.
+    # The kernel walks the values downwards (but for two beams, which walk upwards for
+    # other choices, and the exact pass that proves the optimum where the beam's losses
+    # lie near the low values): a pass prunes by points, and a tile lost at a high value
+    # costs the most, so the lists stay short from the first row on (upwards, the first
+    # rows' points are too few to prune anything, and dense G(6, 3, 200) puzzles ran out
+    # of states there). The kernel removes isolated tiles from this fresh copy.
     reduced = np.array(puzzle.copies[::-1], dtype=np.int64, order="C")
     path = np.empty(puzzle.n, dtype=np.int64)
     report = np.zeros(11, dtype=np.int64)

@@ -12,7 +12,8 @@ another dominates (``_prune``), and with a beam all but the best.
 
 The rows may come in any order of values (``values`` gives each row's, two more entries,
 any positive, for the rows after the last); the solver walks them downwards, and two of
-its beams upwards (``rumdiff.solve.engine._plain_passes``).
+its beams and, where that meets the beam's losses sooner, its exact pass upwards
+(``rumdiff.solve.engine._plain_passes``).
 
 The rules' data is one tuple of few arrays (each array a hook receives costs two atomic
 reference counts a row): ``(x, values, suffix, gv, tables, dominance, counts, per_state,

@@ -95,7 +95,8 @@ def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, pat
     suffix bounds); ``runs`` is ``(reach, scratch, parent)`` of :func:`colour_runs`.
     A beam walked the other way makes other choices, and reaches the bound in many
     segments where the beams walked downwards miss it (docs/decisions/limits.md, "The
-    beams walk upwards too").
+    beams walk upwards too"); an exact pass walked this way meets sooner the losses that
+    lie near the low values (:func:`_proves_upwards`).
     """
     rows, k = x.shape
     tables = rules[1]
@@ -153,10 +154,11 @@ def _proves_upwards(row_bound, scores, best):
     down = 0  # rows walked downwards until the whole loss (the closing row: rows)
     while down < rows and loss[down] < total:
         down += 1
-    up = rows  # rows walked upwards until the first loss
+    up = 0  # rows walked upwards until the highest row with a loss (none: 0)
     for i in range(rows):
-        if loss[i] <= 0:
-            up = rows - 1 - i
+        if loss[i] > 0:
+            up = rows - i
+            break
     return up < UPWARDS_SHARE * (down + 1)
 
 
