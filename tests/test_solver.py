@@ -275,44 +275,35 @@ def test_runs_path_of_counts_by_hand(column, m, points):
     assert (used <= counts).all()
 
 
-@pytest.mark.parametrize(
-    ("n", "probabilities", "seed", "kind"),
-    [
-        (30, [0.1, 0.3, 0.6], 9, "narrow beam upwards"),
-        (30, [0.1, 0.3, 0.6], 38, "narrow beam upwards"),
-        (100, [0.05, 0.25, 0.7], 104, "beam upwards"),
-        (100, [0.05, 0.25, 0.7], 125, "beam upwards"),
-    ],
-)
-def test_the_beams_upwards_settle_segments_at_the_optimum(n, probabilities, seed, kind):
-    # Segments a beam walking the values upwards settles (_plain_passes._upwards): their
-    # arrangement, turned into a path downwards, must be valid and score the ILP's
-    # optimum (_check rebuilds and checks it).
-    copies = random_copies(np.random.default_rng(seed), k=4, m=2, n=n, probabilities=probabilities)
-    solution = _check(copies, 2, solve_ilp(copies).score, trace=True)
-    assert any(each.kind == kind and each.status == "ok" for each in solution.work.trace)
+_SOME, _DENSE = [0.1, 0.3, 0.6], [0.05, 0.25, 0.7]
 
 
 @pytest.mark.parametrize(
-    ("n", "probabilities", "seed", "status"),
+    ("n", "probabilities", "seed", "kind", "status"),
     [
-        (30, [0.1, 0.3, 0.6], 3, "not reached"),
-        (30, [0.1, 0.3, 0.6], 27, "not reached"),
-        (30, [0.1, 0.3, 0.6], 248, "ok"),
-        (30, [0.1, 0.3, 0.6], 375, "ok"),
-        (50, [0.05, 0.25, 0.7], 162, "ok"),
+        (30, _SOME, 9, "narrow beam upwards", "ok"),
+        (30, _SOME, 38, "narrow beam upwards", "ok"),
+        (100, _DENSE, 104, "beam upwards", "ok"),
+        (100, _DENSE, 125, "beam upwards", "ok"),
+        (30, _SOME, 3, "exact at lower + 1 upwards", "not reached"),
+        (30, _SOME, 27, "exact at lower + 1 upwards", "not reached"),
+        (30, _SOME, 248, "exact at lower + 1 upwards", "ok"),
+        (30, _SOME, 375, "exact at lower + 1 upwards", "ok"),
+        (50, _DENSE, 162, "exact at lower + 1 upwards", "ok"),
     ],
 )
-def test_the_exact_pass_upwards_proves_the_optimum(n, probabilities, seed, status):
-    # Segments whose beam arrangement loses its points near the low values: the exact
-    # pass walks the values upwards (_plain_passes._proves_upwards). Where it finds an
-    # arrangement above the beam's, that arrangement, turned into a path downwards, must
-    # be valid and score the ILP's optimum; where it finds none, the beam's must.
+def test_the_upward_passes_settle_segments_at_the_optimum(n, probabilities, seed, kind, status):
+    # Segments that a pass walking the values upwards settles (_plain_passes._upwards):
+    # a beam aimed at the upper bound, or the exact pass where the beam's arrangement
+    # loses its points near the low values (_proves_upwards). What such a pass finds,
+    # turned into a path downwards, must be valid and score the ILP's optimum (_check
+    # rebuilds and checks it); where the exact pass finds nothing above the beam's
+    # arrangement, that one must.
     copies = random_copies(np.random.default_rng(seed), k=4, m=2, n=n, probabilities=probabilities)
     solution = _check(copies, 2, solve_ilp(copies).score, trace=True)
-    kinds = [(each.kind, each.status) for each in solution.work.trace]
-    assert ("exact at lower + 1 upwards", status) in kinds
-    assert not any(kind == "exact at lower + 1" for kind, _ in kinds)
+    passes = [(each.kind, each.status) for each in solution.work.trace]
+    assert (kind, status) in passes
+    assert not any(each == "exact at lower + 1" for each, _ in passes)  # (never downwards)
 
 
 def test_a_beam_of_one_state_walks_upwards_once():
