@@ -34,9 +34,9 @@ NARROW = config.NARROW_BEAM_DIVISOR
 #: the lower bound + 1, the narrow beam walking the values upwards, and the exact pass
 #: aimed at the lower bound + 1 walking the values upwards.
 NARROW_BEAM, BEAM, BEAM_UP, TAIL_BEAM, TAIL_EXACT, EXACT_LOWER, NARROW_UP, EXACT_UP = range(8)
-#: The exact pass walks the values upwards when, walked that way, it meets the last of the
-#: points the beam's arrangement loses in under this share of the rows it needs walked
-#: downwards (:func:`_proves_upwards`).
+#: The exact pass walks the values upwards when, walked that way, it reaches the highest
+#: row where the beam's arrangement loses points in under this share of the rows it needs
+#: walked downwards to reach the lowest (:func:`_proves_upwards`).
 UPWARDS_SHARE = config.UPWARDS_PROOF_SHARE
 
 
