@@ -268,6 +268,7 @@ def solve_kernel(
     # What each colour's runs-only DP kept (colour_runs): the segment's arrangement when
     # runs alone are the answer (runs_only_path).
     parent = np.empty((k, reduced.shape[0] + 1, size), np.int64)
+    traceback = (reach, scratch, parent)  # what _upwards' conversion works in
     for segment in range(count):
         lo = bounds[segment, 0]
         hi = bounds[segment, 1]
@@ -322,7 +323,7 @@ def solve_kernel(
                     break  # (a beam of one state: the narrow pass again)
                 _, result = _upwards(
                     x, worth, row_bound[lo:hi], rules, high, limits, log, kind, work,
-                    (reach, scratch, parent), path[lo:hi],
+                    traceback, path[lo:hi],
                 )  # fmt: skip
                 if result != NOT_REACHED:
                     break
@@ -368,7 +369,7 @@ def solve_kernel(
             if upwards:
                 best, result = _upwards(
                     x, worth, row_bound[lo:hi], rules, low + 1, exact, log, EXACT_UP, work,
-                    (reach, scratch, parent), path[lo:hi],
+                    traceback, path[lo:hi],
                 )  # fmt: skip
             else:
                 best, _, result = _pass(
