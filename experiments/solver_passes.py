@@ -11,7 +11,8 @@ downwards, then upwards, then a wide one upwards), the beam pass that finds a lo
 bound, on joint state spaces of ``config.TAIL_STATES`` or more the passes that sharpen
 the bounds of the segment's tails, and the exact pass aimed at the lower bound + 1 that
 proves the optimum (walking the values downwards, or upwards where the beam's
-arrangement loses its points near the low values). Prints per kind of pass the calls,
+arrangement loses its points near the low values). A beam that never filled was exact,
+and is labelled so ("never filled"). Prints per kind of pass the calls,
 DP states and transitions a puzzle (and the solve's whole time), then how far the upper
 bound lies above the optimum, and whether a sharper bound per row could close that gap
 (the best any arrangement can place in one row alone, given each colour's run capacity
@@ -97,7 +98,8 @@ def main(argv=None) -> int:
         best = {}  # per segment the best score its passes found
         for traced in solution.work.trace:
             found = traced.status == "ok"
-            label = f"{traced.kind} ({'found' if found else 'none'})"
+            whole = not traced.cut and "exact" not in traced.kind  # (so it was exact)
+            label = f"{traced.kind} ({'found' if found else 'none'}{', never filled' * whole})"
             totals = passes.setdefault(label, [0, 0, 0])
             for j, amount in enumerate((1, traced.states, traced.transitions)):
                 totals[j] += amount

@@ -54,6 +54,29 @@ def test_the_plain_rules_find_the_optimum_and_nothing_above_it(pruning):
         assert above.status == "not reached" and above.best is None
 
 
+def test_a_beam_that_drops_no_state_is_exact():
+    # Aimed at the optimum and one above it, a beam that never filled finds the brute
+    # force's optimum, or proves nothing reaches the aim, as an exact pass does.
+    whole = {"ok": 0, "not reached": 0}
+    cut = 0
+    for puzzle in _tiny_puzzles(7, 300, jokers=False):
+        optimum = solve_brute_force(puzzle)
+        for beam in (1, 2, 4):
+            for aim in (optimum, optimum + 1):
+                done = run_pass(puzzle, Rules("plain", "fast"), aim=aim, beam=beam)
+                if done.cut:
+                    cut += 1
+                    continue
+                expected = ("ok", optimum) if aim == optimum else ("not reached", None)
+                assert (done.status, done.best) == expected, (puzzle, beam)
+                whole[done.status] += 1
+    assert min(whole.values()) > 50 and cut > 50, (whole, cut)
+    exact = run_pass(puzzle, Rules("plain", "fast"), aim=0)
+    assert exact.cut is False
+    assert run_pass(puzzle, Rules("plain", "reference"), aim=0).cut is False
+    assert run_pass(puzzle, Rules("jokers", "fast"), aim=0).cut is None
+
+
 def test_the_reference_pass_counts_what_the_search_counts():
     # A joker puzzle whose table keeps the search to its two passes, aimed at every tile
     # and then at the table's points: the two public passes add up to its effort.

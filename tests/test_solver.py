@@ -21,7 +21,7 @@ from rumdiff.solve.twins import solve_brute_force, solve_ilp
 
 
 def _check(copies, m, expected, **options):
-    solution = solve(Puzzle(copies, m=m), **options)
+    solution = solve(Puzzle(copies, m=m), **{"trace": True, **options})
     assert solution.score == expected
     assert solution.arrangement.check(copies) == expected
     assert solution.lower <= expected <= solution.upper
@@ -30,13 +30,14 @@ def _check(copies, m, expected, **options):
     # Passes after the beam: none where it met the upper bound; below the bound, one
     # aimed at it (enough when the bound is one above the optimum) and one proving the
     # optimum, and on large joint state spaces up to TAIL_BLOCKS more that sharpen the
-    # tails' bounds (which may prove it instead).
+    # tails' bounds (which may prove it instead). A beam that never filled was exact
+    # too, and proves what it finds.
     passes = solution.work.exact_passes
     sharpen = run_states(m).size ** solution.puzzle.k >= config.TAIL_STATES
     most = 2 + (config.TAIL_BLOCKS if sharpen else 0)
     assert 0 <= passes <= most * solution.dp_segments
-    assert (passes == 0) <= (expected == solution.upper)
-    assert (expected < solution.upper) <= (passes >= 1)
+    whole = sum(not t.cut for t in solution.work.trace if "exact" not in t.kind)
+    assert (expected < solution.upper) <= (passes + whole >= 1)
     return solution
 
 
@@ -306,10 +307,45 @@ def test_the_upward_passes_settle_segments_at_the_optimum(n, probabilities, seed
     assert not any(each == "exact at lower + 1" for each, _ in passes)  # (never downwards)
 
 
+@pytest.mark.parametrize(
+    ("k", "m", "n", "probabilities", "seed", "kind"),
+    [
+        (4, 2, 30, _SOME, 0, "narrow beam"),
+        (4, 2, 30, _SOME, 12, "narrow beam upwards"),
+        (4, 2, 30, _SOME, 16, "beam upwards"),
+        (4, 2, 20, [0.5, 0.3, 0.2], 0, "beam"),
+        (5, 3, 60, [0.2, 0.2, 0.2, 0.4], 7, "tail beam"),
+    ],
+)
+def test_a_beam_that_never_fills_settles_what_it_proves(k, m, n, probabilities, seed, kind):
+    # A beam that never dropped a state was exact. Aimed at the upper bound and reaching
+    # nothing, it proves the bound out of reach: no later beam aims at it (on seed 12 the
+    # beam for a lower bound then meets the bound less one, and no exact pass runs). The
+    # beam for a lower bound that never filled found the optimum: no exact pass follows;
+    # a tail's, the tail's best: the next tail's beam follows, not the tail's exact pass.
+    copies = random_copies(np.random.default_rng(seed), k=k, m=m, n=n, probabilities=probabilities)
+    optimum = solve_ilp(copies).score
+    solution = _check(copies, m, optimum)
+    trace = solution.work.trace
+    proof = next(each for each in trace if each.kind == kind and not each.cut)
+    after = [each for each in trace[trace.index(proof) :] if each.segment == proof.segment]
+    if kind == "beam":
+        assert proof.status == "ok" and not any("exact" in each.kind for each in after)
+    elif kind == "tail beam":
+        assert proof.status == "ok" and after[1].kind == "tail beam"
+    else:
+        assert proof.status == "not reached" and optimum < solution.upper
+        assert not any(each.aim >= proof.aim for each in after[1:])
+    if seed == 12:
+        assert [each.kind for each in after] == [kind, "beam"]
+
+
 def test_a_beam_of_one_state_walks_upwards_once():
     # With beam_width=1 the narrow beams hold one state too: the wide beam upwards would
-    # be the narrow one again, so it does not run; with 2 it does.
-    copies = random_copies(np.random.default_rng(0), k=4, m=2, n=30, probabilities=[0.1, 0.3, 0.6])
+    # be the narrow one again, so it does not run; with 2 it does. (On seed 0 the narrow
+    # beam of one state never fills, so it proves the bound out of reach and no beam
+    # walks upwards.)
+    copies = random_copies(np.random.default_rng(1), k=4, m=2, n=30, probabilities=[0.1, 0.3, 0.6])
     for width, passes in (
         (1, ["narrow beam upwards"]),
         (2, ["narrow beam upwards", "beam upwards"]),

@@ -75,6 +75,10 @@ class Traced:
     states, transitions : int
         The states it kept and the transitions it tried.
     status : {"ok", "not reached", "over budget"}
+    cut : bool
+        Whether its beam dropped a state. An exact pass drops none, and nor does a beam
+        that never filled: that pass was exact, so what it found is the optimum, and
+        "not reached" proves nothing reaches its aim.
     """
 
     segment: int
@@ -84,6 +88,7 @@ class Traced:
     states: int
     transitions: int
     status: str
+    cut: bool
 
 
 @dataclass(frozen=True)
@@ -105,9 +110,10 @@ class Work:
         before it gave up; the seconds include the ILP's).
     exact_passes : int
         Exact DP passes run after the beams, summed over segments: none for a segment a
-        beam settled (it met the upper bound, or with ``beam_width=0`` the first pass was
-        exact itself), else one, aimed just above the best the beams found, which finds
-        a better arrangement or proves there is none. On joint state spaces of 2 million
+        beam settled (it met the upper bound, or it never filled, so it was exact, or
+        with ``beam_width=0`` the first pass was exact itself), else one, aimed just
+        above the best the beams found, which finds a better arrangement or proves there
+        is none. On joint state spaces of 2 million
         states or more (k >= 5 with m = 3), up to 8 passes that sharpen the bounds of the
         segment's tails come before it, count here too, and may make it needless.
     trace : tuple of Traced, or None
@@ -455,7 +461,7 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool)
     values = np.full(puzzle.n + 3, puzzle.n + 1, dtype=np.int64)
     values[: puzzle.n] = np.arange(puzzle.n, 0, -1)
     # Room for every pass: each segment (at most n) runs 5 and two a tail.
-    traced = np.zeros((puzzle.n * (5 + 2 * config.TAIL_BLOCKS) if trace else 0, 7), np.int64)
+    traced = np.zeros((puzzle.n * (5 + 2 * config.TAIL_BLOCKS) if trace else 0, 8), np.int64)
     solve_kernel(
         reduced,
         values,
@@ -486,8 +492,9 @@ def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool)
                 states,
                 transitions,
                 STATUSES[status],
+                bool(cut),
             )  # fmt: skip
-            for segment, kind, aim, best, states, transitions, status in traced[
+            for segment, kind, aim, best, states, transitions, status, cut in traced[
                 : report[10]
             ].tolist()
         ),

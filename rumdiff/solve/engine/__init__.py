@@ -101,6 +101,10 @@ class Pass:
     profile : ndarray of shape (2, steps) or None
         Per step (k + 1 a row for the jokers' rules, k for the plain ones), the states
         made and those the beam kept; with ``profile=True`` only.
+    cut : bool or None
+        The plain rules: whether the beam dropped a state. A pass whose beam dropped
+        none was exact: its ``best`` is the optimum, and "not reached" proves that no
+        arrangement reaches the aim. None for the jokers' rules, which do not tell.
     """
 
     best: int | None
@@ -110,6 +114,7 @@ class Pass:
     path: np.ndarray
     extra: np.ndarray
     profile: np.ndarray | None
+    cut: bool | None = None
 
 
 def run_pass(
@@ -155,18 +160,19 @@ def run_pass(
     if rules.meld is not None and (puzzle.table is not None or puzzle.table_jokers):
         raise ValueError("a meld's pass runs over a rack alone: split the table off first "
                          "(rumdiff.solve.meld.meld_parts)")  # fmt: skip
+    cut = None
     if rules.name == "jokers":
         best, states, transitions, status, path, extra, steps = _joker_pass(
             puzzle, rules.pruning == "fast", aim, beam, budget, profile, rules.meld or 0
         )
     else:
-        best, states, transitions, status, path, extra, steps = _plain_pass(
+        best, states, transitions, status, path, extra, steps, cut = _plain_pass(
             puzzle, rules.pruning == "fast", aim, beam, budget
         )
     found = status == _loop.OK
     return Pass(
         int(best) if found else None, int(states), int(transitions), STATUSES[status],
-        path if found else np.zeros_like(path), extra, steps if profile else None,
+        path if found else np.zeros_like(path), extra, steps if profile else None, cut,
     )  # fmt: skip
 
 
@@ -194,7 +200,8 @@ def _joker_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget, profile
 
 def _plain_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget):
     """One pass of the plain rules over every row, pruned by the per-value bounds: the
-    fast solver's (values walked downwards), or the reference search's (upwards)."""
+    fast solver's (values walked downwards), or the reference search's (upwards); the
+    last of its results is whether the beam dropped a state."""
     from rumdiff.solve._tiles import joint_radix, row_upper_bounds
     from rumdiff.solve.engine._plain import plain_pass
     from rumdiff.solve.engine._search import search_pass
@@ -223,10 +230,10 @@ def _plain_pass(puzzle: Puzzle, fast: bool, aim: int, beam: int, budget):
             x, 1, m, radix, tables.kernel_tables, gv, suffix, np.int64(aim),
             (np.int64(budget[0]), np.int64(budget[1])), False,
         )  # fmt: skip
-        return best, states, transitions, status, path, scores, profile
+        return best, states, transitions, status, path, scores, profile, False
     limits = (np.int64(beam), np.int64(budget[0]), np.int64(budget[1]))
-    best, states, transitions, status = plain_pass(
+    best, states, transitions, status, cut = plain_pass(
         x, values, m, tables.kernel_tables, dominance(m), gv, suffix, np.int64(aim), limits,
         np.int64(0), path, scores,
     )  # fmt: skip
-    return best, states, transitions, status, path, scores, profile
+    return best, states, transitions, status, path, scores, profile, bool(cut)

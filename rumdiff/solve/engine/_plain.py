@@ -69,8 +69,9 @@ _DELTA, _GAIN, _END = range(3)
 _MOVE, _STATE, _WORTH, _HOPE = range(4)
 #: ``numbers``: the pass's settings (target, beam, the run state every colour enters
 #: with, m), then the row's (its value, those of the two rows before, the least a state
-#: must reach after it, whether its dominance costs are computed).
-_TARGET, _BEAM, _ENTRY, _M, _V, _PREV, _PREV2, _THRESHOLD, _COSTS = range(9)
+#: must reach after it, whether its dominance costs are computed), then whether the beam
+#: has dropped a state yet.
+_TARGET, _BEAM, _ENTRY, _M, _V, _PREV, _PREV2, _THRESHOLD, _COSTS, _CUT = range(10)
 
 
 @njit(cache=True, inline="always")
@@ -250,6 +251,7 @@ def _cut(rules, i, s, lists, built):
         order = rules[8][_ORDER]
         built = thin(built, order[: s + 1], np.bool_(True), cost, rules[4][5], lists)
     if beam > 0 and built > beam:
+        rules[12][_CUT] = 1
         for j in range(built):
             lists[j, HOPE] += lists[j, VAL]
         built = keep_best(built, beam, lists[:, HOPE], lists, np.bool_(True))
@@ -285,6 +287,7 @@ def _finish_row(rules, i, lists, live, index):
         cost = _costs(rules, i)
         live = thin(live, rules[8][_EVERY], np.bool_(False), cost, rules[4][5], lists)
     if beam > 0 and live > beam:
+        numbers[_CUT] = 1
         live = keep_best(live, beam, lists[:, VAL], lists, np.bool_(True))
     for j in range(live):
         lists[j, AUX] = lists[j, VAL]
@@ -314,7 +317,10 @@ def plain_pass(x, values, m, tables, dominance, gv, suffix, target, limits, entr
     success ``path[i]`` is the state code (5 bits a colour) after row i on a best path
     and, after a beam pass, ``scores[i]`` its DP value there.
 
-    Returns ``(best, states, transitions, status)``.
+    Returns ``(best, states, transitions, status, cut)``: ``cut`` is whether the beam
+    dropped a state. A beam that dropped none kept every state an exact pass keeps (and
+    those the exact pass's extra dominance checks drop), so its pass was exact: its best
+    is the optimum, and a pass that reached no state proves that none reaches the target.
     """
     beam, max_states, max_live = limits
     rows, k = x.shape
@@ -323,7 +329,7 @@ def plain_pass(x, values, m, tables, dominance, gv, suffix, target, limits, entr
     most_moves = np.int64(1)
     for cc in range(size):
         most_moves = max(most_moves, first[cc + 1] - first[cc])
-    numbers = np.zeros(9, np.int64)
+    numbers = np.zeros(10, np.int64)
     numbers[_TARGET] = target
     numbers[_BEAM] = beam
     numbers[_ENTRY] = entry
@@ -354,4 +360,4 @@ def plain_pass(x, values, m, tables, dominance, gv, suffix, target, limits, entr
         rules, owners, rows, k, (most_moves, joint), min(joint, FIRST_ROOM), (max_states, max_live),
         False, False, path, scores, np.zeros((2, 0), np.int64), work,
     )  # fmt: skip
-    return best, work[0], work[1], status
+    return best, work[0], work[1], status, numbers[_CUT] == 1

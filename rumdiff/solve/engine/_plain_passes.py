@@ -41,7 +41,7 @@ UPWARDS_SHARE = config.UPWARDS_PROOF_SHARE
 
 
 @njit(cache=True, inline="always")
-def _record(trace, traced, segment, kind, aim, best, states, transitions, status):
+def _record(trace, traced, segment, kind, aim, best, states, transitions, status, cut):
     """Add a pass to the trace (a row of ``trace``, ``traced[0]`` of them so far), if the
     caller keeps one."""
     at = traced[0]
@@ -53,6 +53,7 @@ def _record(trace, traced, segment, kind, aim, best, states, transitions, status
         trace[at, 4] = states
         trace[at, 5] = transitions
         trace[at, 6] = status
+        trace[at, 7] = cut
         traced[0] = at + 1
 
 
@@ -67,26 +68,27 @@ def _copy_rows(out, lo, rows):
 @njit(cache=True, inline="always")
 def _pass(x, worth, suffix, rules, aim, limits, entry, trial, scores, log, kind, work):
     """One :func:`plain_pass` over the rows ``x`` (``worth`` their values, ``suffix`` their
-    bounds) aimed at ``aim``, from run state ``entry``: ``(best, states, status)``.
+    bounds) aimed at ``aim``, from run state ``entry``: ``(best, states, status, cut)``,
+    ``cut`` whether its beam dropped a state (one that dropped none was exact).
 
     ``rules`` is ``(m, tables, dominance, gv)``; the pass goes to the trace (``log``:
     ``(trace, traced, segment)``, :func:`_record`) as ``kind``, and its states and
     transitions are added to ``work[0]`` and ``work[1]``."""
     m, tables, dominance, gv = rules
-    best, kept, spent, result = plain_pass(
+    best, kept, spent, result, cut = plain_pass(
         x, worth, m, tables, dominance, gv, suffix, aim, limits, entry, trial, scores
     )
     trace, traced, segment = log
-    _record(trace, traced, segment, kind, aim, best, kept, spent, result)
+    _record(trace, traced, segment, kind, aim, best, kept, spent, result, cut)
     work[0] += kept
     work[1] += spent
-    return best, kept, result
+    return best, kept, result, cut
 
 
 @njit(cache=True, inline="always")
 def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, path):
     """One :func:`_pass` over the rows ``x`` walked the other way, upwards in value, aimed
-    at ``aim``: ``(best, status)``. When it reached the aim, ``path`` receives an
+    at ``aim``: ``(best, status, cut)``. When it reached the aim, ``path`` receives an
     arrangement that places at least as much, as a path of this order
     (:func:`runs_path_of_counts` over the tiles the pass's path puts in runs at each row;
     the groups take the rest).
@@ -113,11 +115,11 @@ def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, pat
     trial = np.empty(rows, np.int64)
     scores = np.empty(rows, np.int64)
     zero = np.int64(0)
-    best, _, result = _pass(
+    best, _, result, cut = _pass(
         backwards, weights, suffix, rules, aim, limits, zero, trial, scores, log, kind, work
     )  # fmt: skip
     if result != OK:
-        return best, result
+        return best, result, cut
     # The tiles each row puts in runs, in this order; the runs that place them, traced
     # in this order; the groups take what they leave, as in the pass.
     nonzero = tables[5]
@@ -127,7 +129,7 @@ def _upwards(x, worth, row_bound, rules, aim, limits, log, kind, work, runs, pat
             counts[rows - 1 - i, c] = nonzero[(trial[i] >> (5 * c)) & 31]
     reach, scratch, parent = runs
     runs_path_of_counts(counts, worth, tables, reach, scratch, parent, path)
-    return best, result
+    return best, result, cut
 
 
 @njit(cache=True, inline="always")
@@ -174,8 +176,8 @@ def _tail_bounds(x, worth, rules, suffix, beam, exact, lower, work, log):
     plus that score. Tails are solved from the bottom up, each pruned with the bounds of
     the shorter tails below it. ``lower[r]`` is a lower bound on the tail's best (the
     beam's arrangement of the segment places that much there); a beam pass on the tail
-    may raise it, and an exact pass aimed one above either finds the tail's best or
-    proves the lower bound is it.
+    may raise it (or, if it never filled, find the tail's best), and an exact pass aimed
+    one above either finds the tail's best or proves the lower bound is it.
 
     ``beam`` and ``exact`` are the passes' limits; an exact pass over its budget ends the
     sharpening, and what it sharpened so far stays valid. ``rules`` and ``log`` are
@@ -191,15 +193,17 @@ def _tail_bounds(x, worth, rules, suffix, beam, exact, lower, work, log):
     for r in range(rows - step, 0, -step):
         tail = x[r:]
         least = lower[r]
-        best, _, result = _pass(
+        best, _, result, cut = _pass(
             tail, worth[r:], sharp[r:], rules, least, beam, free, path, scores, log, TAIL_BEAM,
             work,
         )  # fmt: skip
         if result == OK:
             least = max(least, best)
         most = sharp[r]
-        if least < most:
-            best, _, result = _pass(
+        if result == OK and not cut:
+            most = least  # (the beam never filled: it was exact, and found the tail's best)
+        elif least < most:
+            best, _, result, _ = _pass(
                 tail, worth[r:], sharp[r:], rules, least + 1, exact, free, path, scores, log,
                 TAIL_EXACT, work,
             )  # fmt: skip
@@ -245,8 +249,9 @@ def solve_kernel(
 
     ``report`` receives: score, removed copies, lower bound, upper bound, DP states,
     DP transitions, segments, segments needing the DP, status, exact passes, passes
-    traced. ``trace`` (passes by ``(segment, kind, aim, best, states, transitions, status)``,
-    or no rows) receives the passes, in order, as far as it has room (:func:`_record`).
+    traced. ``trace`` (passes by ``(segment, kind, aim, best, states, transitions, status,
+    cut)``, or no rows) receives the passes, in order, as far as it has room
+    (:func:`_record`).
     """
     k = reduced.shape[1]
     size = tables[5].shape[0]
@@ -301,7 +306,7 @@ def solve_kernel(
             # only states that lose nothing, and when it reaches the bound no other pass
             # is needed (config.NARROW_BEAM_DIVISOR).
             narrow = (max(beam // NARROW, np.int64(1)), max_states, max_live)
-            best, _, result = _pass(
+            best, _, result, cut = _pass(
                 x, worth, suffix, rules, high, narrow, zero, trial, scores, log, NARROW_BEAM,
                 work,
             )  # fmt: skip
@@ -312,6 +317,10 @@ def solve_kernel(
                 score += best
                 _copy_rows(path, lo, trial)
                 continue
+            if not cut:
+                # The beam never filled, so it was exact: no arrangement reaches the
+                # bound, and no other beam need aim at it.
+                high -= 1
             # Walking the values upwards, a beam makes other choices (_upwards): the narrow
             # beam again, then one as wide as the beam that finds a lower bound; both aimed
             # at the upper bound, so they keep only states that lose nothing. Where the
@@ -319,21 +328,23 @@ def solve_kernel(
             # of states to find one (13 s instead of 0.06 s on one of 1,000 simplex
             # G(6, 3, 200) puzzles, when that pass was aimed at the upper bound).
             for limits, kind in ((narrow, NARROW_UP), (wide, BEAM_UP)):
-                if kind == BEAM_UP and limits[0] == narrow[0]:
-                    break  # (a beam of one state: the narrow pass again)
-                _, result = _upwards(
+                if not cut or (kind == BEAM_UP and limits[0] == narrow[0]):
+                    break  # (proved out of reach, or a beam of one state: the narrow again)
+                _, result, cut = _upwards(
                     x, worth, row_bound[lo:hi], rules, high, limits, log, kind, work,
                     traceback, path[lo:hi],
                 )  # fmt: skip
                 if result != NOT_REACHED:
                     break
+                if not cut:
+                    high -= 1
             if result == OVER_BUDGET:
                 status = OVER_BUDGET
                 break
             if result == OK:
                 score += high
                 continue
-        best, kept, result = _pass(
+        best, kept, result, cut = _pass(
             x, worth, suffix, rules, low, wide, zero, trial, scores, log, BEAM, work
         )
         if result == OVER_BUDGET:
@@ -343,8 +354,8 @@ def solve_kernel(
             low = best
             runs = False
             _copy_rows(path, lo, trial)
-        if beam == 0:
-            high = low  # without a beam that pass was exact
+        if not cut:
+            high = low  # without a beam, or one that never filled, that pass was exact
         sharpen = result == OK and size**k >= TAIL_STATES
         tail_pass = (zero, min(max_states, TAIL_BUDGET * kept), max_live)
         lower_tail = np.zeros(rows, np.int64)
@@ -367,12 +378,12 @@ def solve_kernel(
                 result == OK and not sharpen and _proves_upwards(row_bound[lo:hi], scores, best)
             )
             if upwards:
-                best, result = _upwards(
+                best, result, _ = _upwards(
                     x, worth, row_bound[lo:hi], rules, low + 1, exact, log, EXACT_UP, work,
                     traceback, path[lo:hi],
                 )  # fmt: skip
             else:
-                best, _, result = _pass(
+                best, _, result, _ = _pass(
                     x, worth, suffix, rules, low + 1, exact, zero, trial, scores, log,
                     EXACT_LOWER, work,
                 )  # fmt: skip
