@@ -12,12 +12,23 @@ PYTEST = -m pytest -q -n $(WORKERS) --dist loadfile
 
 .PHONY: setup run default-model thesis-model joker-model test test-all test-floors lint bench clean
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed $(VENV)/.kernels
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test,parquet,dask]"
+	touch $@
+
+# numba checks a cached kernel against its own file only, but a kernel compiles in the
+# kernels it calls from other files: after a change to those alone (an edit, a git pull)
+# it would load its old machine code. So when any kernel module is newer than the last
+# compile, this Python's kernel caches beside the sources are dropped and compiled anew.
+KERNELS := $(shell find rumdiff -name '_*.py')
+drop_kernels = find rumdiff -path '*/__pycache__/*' -name "*.$$($(1) -c 'import sys; print("py%d%d" % sys.version_info[:2])').*nb[ic]" -delete
+
+$(VENV)/.kernels: $(VENV)/.installed $(KERNELS)
+	$(call drop_kernels,$(BIN)/python)
 	$(BIN)/python -m rumdiff.cli.warmup
 	touch $@
 
@@ -85,8 +96,12 @@ FLOORS_PYTHON ?= $(shell for p in python3.10 $$HOME/.pyenv/versions/3.10*/bin/py
 	$$p -c 'import sys' >/dev/null 2>&1 && { echo $$p; break; }; done)
 FLOORS_VENV ?= .venv-floors
 
-test-floors: $(FLOORS_VENV)/.installed
+test-floors: $(FLOORS_VENV)/.installed $(FLOORS_VENV)/.kernels
 	$(FLOORS_VENV)/bin/python $(PYTEST)
+
+$(FLOORS_VENV)/.kernels: $(FLOORS_VENV)/.installed $(KERNELS)
+	$(call drop_kernels,$(FLOORS_VENV)/bin/python)
+	touch $@
 
 $(FLOORS_VENV)/.installed: pyproject.toml .ci/floor_pins.py
 	$(FLOORS_PYTHON) -m venv $(FLOORS_VENV)
