@@ -23,8 +23,9 @@ $(VENV)/.installed: pyproject.toml
 # numba checks a cached kernel against its own file only, but a kernel compiles in the
 # kernels it calls from other files: after a change to those alone (an edit, a git pull)
 # it would load its old machine code. So when any kernel module is newer than the last
-# compile, this Python's kernel caches beside the sources are dropped and compiled anew.
-KERNELS := $(shell find rumdiff -name '_*.py')
+# compile, this Python's kernel caches beside the sources are dropped and compiled anew
+# (config.py too: kernels read its constants when they compile).
+KERNELS := $(shell find rumdiff -name '_[!_]*.py') rumdiff/config.py
 drop_kernels = find rumdiff -path '*/__pycache__/*' -name "*.$$($(1) -c 'import sys; print("py%d%d" % sys.version_info[:2])').*nb[ic]" -delete
 
 $(VENV)/.kernels: $(VENV)/.installed $(KERNELS)

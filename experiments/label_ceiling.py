@@ -59,6 +59,12 @@ FOREST = {
 }
 
 
+def _met_upper(solution) -> bool:
+    """Whether the beams met the upper bound: no exact pass ran, and the score is the
+    bound (a beam that never filled may settle a segment below it without one)."""
+    return solution.work.exact_passes == 0 and solution.score == solution.upper
+
+
 def solver_events(copies, m, scores, widths, searched) -> pd.DataFrame:
     """Re-solve each puzzle: the solver's work, the two events, whether each narrower
     beam meets the bound, and, if ``searched``, the search effort and its seconds."""
@@ -71,11 +77,11 @@ def solver_events(copies, m, scores, widths, searched) -> pd.DataFrame:
         dp = solution.work.method == "dp"
         row = {
             "below_upper": int(solution.score < solution.upper),
-            "beam_met_upper": int(dp and solution.work.exact_passes == 0),
+            "beam_met_upper": int(dp and _met_upper(solution)),
         }
         for width in widths:
             narrow = solve(puzzle, beam_width=width)
-            row[f"beam{width}_met_upper"] = int(dp and narrow.work.exact_passes == 0)
+            row[f"beam{width}_met_upper"] = int(dp and _met_upper(narrow))
         row["solver_transitions"] = solution.work.transitions
         row["seconds"] = solution.work.seconds
         if searched:

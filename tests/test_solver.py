@@ -27,11 +27,10 @@ def _check(copies, m, expected, **options):
     assert solution.lower <= expected <= solution.upper
     if solution.work.method == "bounds":
         assert solution.work.transitions == 0
-    # Passes after the beam: none where it met the upper bound; below the bound, one
-    # aimed at it (enough when the bound is one above the optimum) and one proving the
-    # optimum, and on large joint state spaces up to TAIL_BLOCKS more that sharpen the
-    # tails' bounds (which may prove it instead). A beam that never filled was exact
-    # too, and proves what it finds.
+    # Exact passes after the beams: none where one met the upper bound; below the bound,
+    # one proving the optimum, and on large joint state spaces up to TAIL_BLOCKS more
+    # that sharpen the tails' bounds (which may prove it instead). A beam that never
+    # filled was exact too, and proves what it finds.
     passes = solution.work.exact_passes
     sharpen = run_states(m).size ** solution.puzzle.k >= config.TAIL_STATES
     most = 2 + (config.TAIL_BLOCKS if sharpen else 0)
@@ -312,17 +311,18 @@ def test_the_upward_passes_settle_segments_at_the_optimum(n, probabilities, seed
     [
         (4, 2, 30, _SOME, 0, "narrow beam"),
         (4, 2, 30, _SOME, 12, "narrow beam upwards"),
-        (4, 2, 30, _SOME, 16, "beam upwards"),
+        (4, 2, 20, _SOME, 322, "beam upwards"),
         (4, 2, 20, [0.5, 0.3, 0.2], 0, "beam"),
         (5, 3, 60, [0.2, 0.2, 0.2, 0.4], 7, "tail beam"),
     ],
 )
 def test_a_beam_that_never_fills_settles_what_it_proves(k, m, n, probabilities, seed, kind):
     # A beam that never dropped a state was exact. Aimed at the upper bound and reaching
-    # nothing, it proves the bound out of reach: no later beam aims at it (on seed 12 the
-    # beam for a lower bound then meets the bound less one, and no exact pass runs). The
-    # beam for a lower bound that never filled found the optimum: no exact pass follows;
-    # a tail's, the tail's best: the next tail's beam follows, not the tail's exact pass.
+    # nothing, it proves the bound out of reach: no later beam aims at it (on seeds 12
+    # and 322 the beam for a lower bound then meets the bound less one, and no exact
+    # pass runs). The beam for a lower bound that never filled found the optimum: no
+    # exact pass follows; a tail's, the tail's best: the next tail's beam follows, not
+    # the tail's exact pass.
     copies = random_copies(np.random.default_rng(seed), k=k, m=m, n=n, probabilities=probabilities)
     optimum = solve_ilp(copies).score
     solution = _check(copies, m, optimum)
@@ -336,7 +336,7 @@ def test_a_beam_that_never_fills_settles_what_it_proves(k, m, n, probabilities, 
     else:
         assert proof.status == "not reached" and optimum < solution.upper
         assert not any(each.aim >= proof.aim for each in after[1:])
-    if seed == 12:
+    if seed in (12, 322):
         assert [each.kind for each in after] == [kind, "beam"]
 
 

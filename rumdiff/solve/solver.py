@@ -45,7 +45,8 @@ __all__ = ["TRACE_KINDS", "Solution", "SolverBudgetError", "Traced", "Work", "so
 #: pass aimed at the lower bound + 1, the narrow beam again, walking the values upwards,
 #: and the exact pass walking them upwards. (A solve runs them in the order narrow beam,
 #: narrow beam upwards, beam upwards, beam, tails, exact (either way), stopping where one
-#: settles the segment.)
+#: settles the segment, and skipping the beams aimed at the upper bound once one that
+#: never filled proves it out of reach.)
 TRACE_KINDS = (
     "narrow beam", "beam", "beam upwards", "tail beam", "tail exact", "exact at lower + 1",
     "narrow beam upwards", "exact at lower + 1 upwards",
@@ -110,10 +111,11 @@ class Work:
         before it gave up; the seconds include the ILP's).
     exact_passes : int
         Exact DP passes run after the beams, summed over segments: none for a segment a
-        beam settled (it met the upper bound, or it never filled, so it was exact, or
-        with ``beam_width=0`` the first pass was exact itself), else one, aimed just
-        above the best the beams found, which finds a better arrangement or proves there
-        is none. On joint state spaces of 2 million
+        beam settled (it met the upper bound; or it never filled, so it was exact, and
+        found the optimum or proved the bound out of reach, which the beam for a lower
+        bound may then meet; or with ``beam_width=0`` the first pass was exact itself),
+        else one, aimed just above the best the beams found, which finds a better
+        arrangement or proves there is none. On joint state spaces of 2 million
         states or more (k >= 5 with m = 3), up to 8 passes that sharpen the bounds of the
         segment's tails come before it, count here too, and may make it needless.
     trace : tuple of Traced, or None

@@ -318,9 +318,10 @@ def plain_pass(x, values, m, tables, dominance, gv, suffix, target, limits, entr
     and, after a beam pass, ``scores[i]`` its DP value there.
 
     Returns ``(best, states, transitions, status, cut)``: ``cut`` is whether the beam
-    dropped a state. A beam that dropped none kept every state an exact pass keeps (and
-    those the exact pass's extra dominance checks drop), so its pass was exact: its best
-    is the optimum, and a pass that reached no state proves that none reaches the target.
+    dropped a state. A beam that dropped none dropped only what an exact pass may drop
+    (states that cannot reach the target, and states another one dominates), so its pass
+    was exact: its best is the optimum, and a pass that reached no state proves that
+    none reaches the target.
     """
     beam, max_states, max_live = limits
     rows, k = x.shape
