@@ -33,7 +33,7 @@ def _check(copies, m, expected, **options):
     # filled was exact too, and proves what it finds.
     passes = solution.work.exact_passes
     sharpen = run_states(m).size ** solution.puzzle.k >= config.TAIL_STATES
-    most = 2 + (config.TAIL_BLOCKS if sharpen else 0)
+    most = 1 + (config.TAIL_BLOCKS if sharpen else 0)
     assert 0 <= passes <= most * solution.dp_segments
     whole = sum(not t.cut for t in solution.work.trace if "exact" not in t.kind)
     assert (expected < solution.upper) <= (passes + whole >= 1)

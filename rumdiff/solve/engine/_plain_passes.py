@@ -242,7 +242,10 @@ def solve_kernel(
     for a good lower bound, then the exact DP pruned against it, aimed at the
     lower bound + 1 (on large joint state spaces with sharper bounds on the segment's
     tails, see :func:`_tail_bounds`; elsewhere walking the values upwards when that
-    reaches the beam's losses sooner, see :func:`_proves_upwards`). Row w of ``reduced``
+    reaches the beam's losses sooner, see :func:`_proves_upwards`). A beam that never
+    filled was exact: aimed at the upper bound and reaching nothing, it proves the bound
+    out of reach, and the beam for a lower bound that never filled settles the segment.
+    Row w of ``reduced``
     holds tiles of value ``values[w]`` (``values`` has 3 more entries, any positive, for
     the rows beyond), so the rows may come in either order. ``path[w]`` receives the
     state code after row w of the solution (5 bits a colour).
