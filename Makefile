@@ -100,8 +100,10 @@ FLOORS_VENV ?= .venv-floors
 test-floors: $(FLOORS_VENV)/.installed $(FLOORS_VENV)/.kernels
 	$(FLOORS_VENV)/bin/python $(PYTEST)
 
+# Compiled once before the tests: each test process would compile every kernel itself.
 $(FLOORS_VENV)/.kernels: $(FLOORS_VENV)/.installed $(KERNELS)
 	$(call drop_kernels,$(FLOORS_VENV)/bin/python)
+	$(FLOORS_VENV)/bin/python -m rumdiff.cli.warmup
 	touch $@
 
 $(FLOORS_VENV)/.installed: pyproject.toml .ci/floor_pins.py

@@ -26,6 +26,7 @@ def _empty_puzzles_and_one_tile(path, count: int, tile: str) -> None:
 
 
 @linux
+@pytest.mark.slow  # 1.2 GB (make test-all); the features' case below reads by the same blocks
 def test_solve_memory_follows_the_puzzle_not_the_file(tmp_path):
     file = tmp_path / "attack.in"  # 10,001 puzzles of n = 10,000, k = 6: 1.2 GB held whole
     _empty_puzzles_and_one_tile(file, 10_000, "10000p")
@@ -258,6 +259,7 @@ def test_a_dataset_or_a_model_given_as_puzzles_is_named(tmp_path, capsys, datase
 
 
 @linux
+@pytest.mark.slow  # 550 MB of puzzle text (make test-all)
 def test_puzzles_only_stays_within_max_memory(tmp_path):
     # 250 puzzles G(6, 3, 10000): their text took 2.2 MB each in memory at once.
     out = tmp_path / "p.in"

@@ -29,7 +29,7 @@ def many_puzzles(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("signals") / "many.in"
     subprocess.run(
         [sys.executable, "-m", "rumdiff", "generate", str(path), "--puzzles-only",
-         "-n", "20", "--count", "100000", "-q"],
+         "-n", "20", "--count", "20000", "-q"],
         check=True, timeout=120,
     )  # fmt: skip
     return path
@@ -80,9 +80,17 @@ def _temporaries(folder: Path) -> list[str]:
     return [name for name in os.listdir(folder) if name.endswith(".tmp")]
 
 
-@pytest.mark.parametrize("signum, code, word", [(signal.SIGTERM, 143, "terminated"),
-                                               (signal.SIGINT, 130, "interrupted")])  # fmt: skip
-@pytest.mark.parametrize("command", ["features", "solve", "predict"])
+TERM = (signal.SIGTERM, 143, "terminated")
+INT = (signal.SIGINT, 130, "interrupted")
+
+
+# Each command and each signal once in the fast suite; every pair in make test-all.
+@pytest.mark.parametrize(
+    "command, signum, code, word",
+    [("features", *TERM), ("solve", *INT), ("predict", *TERM),
+     *(pytest.param(command, *how, marks=pytest.mark.slow)
+       for command, how in [("features", INT), ("solve", TERM), ("predict", INT)])],
+)  # fmt: skip
 def test_a_signal_mid_write_removes_the_temporary_output(
     many_puzzles, trained, tmp_path, command, signum, code, word
 ):

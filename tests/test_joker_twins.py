@@ -208,15 +208,17 @@ def _random_row(rng, puzzle: Puzzle, meld: int) -> list[tuple]:
     return [(*key, value) for key, value in states.items()]
 
 
-def test_dominance_drops_exactly_the_states_another_dominates():
+@pytest.mark.parametrize("seed", [63, pytest.param(163, marks=pytest.mark.slow)])
+def test_dominance_drops_exactly_the_states_another_dominates(seed):
     # Every pair compared: a state goes when any other state of the row dominates it,
     # kept or not itself (dominance is not transitive: with one step better only, A may
     # dominate B and B dominate C while A does not dominate C; C goes all the same). No
-    # two distinct states dominate each other, so every row keeps a state.
-    rng = np.random.default_rng(63)
+    # two distinct states dominate each other, so every row keeps a state. 200 rows a
+    # seed: the fast suite's, and make test-all's as many again.
+    rng = np.random.default_rng(seed)
     why = {"same runs": 0, "better runs": 0, "fewer jokers": 0, "meld met": 0, "by a loser": 0}
     rows = dropped = 0
-    while rows < 400:
+    while rows < 200:
         k, m, j = int(rng.integers(2, 6)), int(rng.integers(1, 4)), int(rng.integers(0, 5))
         owed = int(rng.integers(0, j + 1))
         puzzle = Puzzle(np.zeros((3, k), dtype=int), m=m, jokers=j, table_jokers=owed)
@@ -239,7 +241,7 @@ def test_dominance_drops_exactly_the_states_another_dominates():
             why["by a loser"] += bool(by) and not any(kept[states.index(a)] for a in by)
         rows += 1
         dropped += int((~kept).sum())
-    assert dropped > 1000 and min(why.values()) > 100, why
+    assert dropped > 500 and min(why.values()) > 50, (dropped, why)
 
 
 def test_the_wrappers_refuse_what_they_cannot_read():
@@ -363,13 +365,15 @@ def _pass_puzzles(seed: int, count: int):
         yield rack, int(rng.integers(1, 2 * puzzle.n))
 
 
-def test_the_reference_pass_counts_what_a_pass_over_dictionaries_counts():
+@pytest.mark.parametrize("seed", [64, pytest.param(164, marks=pytest.mark.slow)])
+def test_the_reference_pass_counts_what_a_pass_over_dictionaries_counts(seed):
     # The search effort of a joker puzzle is the states and transitions of these passes:
     # the kernel must count exactly what the plain definition counts, at every aim (every
-    # tile placed, the optimum and one above it, a random one, 0).
-    rng = np.random.default_rng(64)
+    # tile placed, the optimum and one above it, a random one, 0). 100 puzzles a seed: the
+    # fast suite's, and make test-all's as many again.
+    rng = np.random.default_rng(seed)
     passes = reached = infeasible = 0
-    for puzzle, meld in _pass_puzzles(65, 200):
+    for puzzle, meld in _pass_puzzles(seed + 1, 100):
         rules = Rules("jokers", "reference", meld=meld or None)
         optimum = _reference_pass(puzzle, 0, meld)[0]
         infeasible += optimum is None  # the table, or the meld, cannot be placed
@@ -383,4 +387,6 @@ def test_the_reference_pass_counts_what_a_pass_over_dictionaries_counts():
             )  # fmt: skip
             passes += 1
             reached += done.status == "ok"
-    assert passes > 600 and 200 < reached < passes - 200 and infeasible > 40
+    assert passes > 300 and 100 < reached < passes - 100 and infeasible > 20, (
+        passes, reached, infeasible,
+    )  # fmt: skip

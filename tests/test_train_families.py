@@ -6,7 +6,9 @@ import json
 
 import numpy as np
 import pytest
+from helpers import TINY_GRID
 
+from rumdiff import config
 from rumdiff.cli import main
 from rumdiff.data import Family
 from rumdiff.puzzle import Game
@@ -40,7 +42,9 @@ def families(tmp_path_factory):
     argv = ["train", *map(str, paths), "--features", "scaled", "-o", str(folder / "report"),
             "--folds", "3", "--grid", "mix", "--jobs", "1", "-q",
             "--thresholds", THRESHOLDS]  # fmt: skip
-    assert main(argv) == 0
+    with pytest.MonkeyPatch.context() as patch:  # the mix grid's choices, on tiny forests
+        patch.setitem(config.TRAIN_GRIDS, "mix", {**TINY_GRID, "max_features": ("sqrt", 0.5)})
+        assert main(argv) == 0
     return folder, paths, model
 
 
@@ -129,7 +133,9 @@ def test_the_model_loads_and_its_features_compare_across_families(families):
         assert loaded.predict_proba(puzzles).shape == (3, 4)
 
 
-def test_a_dataset_without_scaled_columns_is_named_with_the_way_out(families, tmp_path, capsys):
+def test_a_dataset_without_scaled_columns_is_named_with_the_way_out(
+    families, tmp_path, capsys, tiny_grid
+):
     from rumdiff.data import DatasetSpec, build_dataset, refeaturise_dataset
 
     _, paths, _ = families
