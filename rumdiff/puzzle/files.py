@@ -331,25 +331,17 @@ def _stack(puzzles, path: str, game: Game) -> Puzzles:
 
     A record is ``(number, values, colours, table flags or None, rack jokers, table
     jokers, line)``, as :func:`_records` yields them."""
-    k, m, n = game.k, game.m, game.n
+    k, n = game.k, game.n
     copies = np.zeros((len(puzzles), n, k), dtype=np.int16)
     plain = all(r[3] is None and r[4] == 0 for r in puzzles)
     table = None if plain else np.zeros_like(copies)
     jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
     table_jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
-    for row, (number, values, colours, on_table, rack_jokers, jokers_on_table, line) in enumerate(
-        puzzles
-    ):
-        cells = (values - 1) * k + colours
-        counts = np.bincount(cells, minlength=n * k)
-        if counts.max(initial=0) > m:
-            cell = int(np.argmax(counts > m))
-            tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
-            raise PuzzleFileError(
-                path, line, f"puzzle {number} has more than m={m} copies of {tile}"
-            )
+    for row, record in enumerate(puzzles):
+        cells, counts = _counted(record, path, game)
         copies[row] = counts.reshape(n, k)
         if not plain:
+            on_table, rack_jokers, jokers_on_table = record[3:6]
             jokers[row] = rack_jokers + jokers_on_table
             table_jokers[row] = jokers_on_table
             if on_table is not None:
@@ -358,6 +350,20 @@ def _stack(puzzles, path: str, game: Game) -> Puzzles:
         copies, game=game, source=str(path), jokers=jokers, table=table,
         table_jokers=table_jokers,
     )  # fmt: skip
+
+
+def _counted(record, path: str, game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """The cells (value-major, ``(value - 1) * k + colour``) of a record's tiles, and
+    their counts, checked against the game's m."""
+    number, values, colours, line = record[0], record[1], record[2], record[6]
+    k, m = game.k, game.m
+    cells = (values - 1) * k + colours
+    counts = np.bincount(cells, minlength=game.n * k)
+    if counts.max(initial=0) > m:
+        cell = int(np.argmax(counts > m))
+        tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
+        raise PuzzleFileError(path, line, f"puzzle {number} has more than m={m} copies of {tile}")
+    return cells, counts
 
 
 def _open(path: str):
