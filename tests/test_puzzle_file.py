@@ -11,6 +11,7 @@ from rumdiff.puzzle import (
     parse_puzzles,
     read_puzzles,
     read_scores,
+    scan_puzzles,
     write_puzzles,
     write_scores,
 )
@@ -61,6 +62,7 @@ BAD = {
     "huge value": ("1\n1\n123456789012345b\n", 3, "too large"),
     "not a tile": ("1\n1\nb1\n", 3, "is not a tile"),
     "too many copies": ("1\n3\n1b 1b 1b\n", 3, "more than m=2 copies of 1b"),
+    "too many copies, then a bad tile": ("2\n3\n1b 1b 1b\n1\n1x\n", 3, "more than m=2"),
     "stray blank line inside": ("1\n\n1\n1b\n", 2, "blank line"),
     "stray blank line at end": ("1\n1\n1b\n\n", 4, "stray blank line"),
     "extra text at end": ("1\n1\n1b\n1\n", 4, "unexpected text"),
@@ -95,6 +97,10 @@ def test_bad_input_names_file_line_and_problem(tmp_path, name):
         parse_puzzles(text, "bad.in", **kwargs)
     told = message.split(": ", 1)[1].replace("byte in file", "character in text")
     assert str(from_text.value) == f"bad.in:{line}: {told}"
+    # The whole-file check that rumdiff solve makes first finds the same problem.
+    with pytest.raises(PuzzleFileError) as scanned:
+        scan_puzzles(path, **kwargs)
+    assert str(scanned.value) == message
 
 
 def test_missing_and_binary_files(tmp_path):

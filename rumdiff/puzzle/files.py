@@ -180,9 +180,9 @@ def _check_shape(path: str, k, m, n) -> None:
 def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
     """Yield ``(puzzle number, values, colours, table flags, rack jokers, table jokers,
     tile line)`` per puzzle of a file's lines (those after the first ``after``, its
-    header), checking each against ``game`` but for the copies (which :func:`_stack`
-    counts). ``read`` is how messages name the game, and what they add when a file has no
-    header."""
+    header), checking each against ``game`` as it comes (its copies too:
+    :func:`_check_copies`), so the first problem in the file is the one told. ``read`` is
+    how messages name the game, and what they add when a file has no header."""
     lines = iter(lines)
     last = after
 
@@ -209,6 +209,7 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
         tile_line, line = next_line(f"puzzle {number}")
         parsed = fast_tiles(line, colour_of, game.n)  # a line of tiles alone, the usual
         if parsed is not None and len(parsed[0]) == tiles:
+            _check_copies(number, *parsed, path, game, tile_line)
             yield number, *parsed, None, 0, 0, tile_line
             continue
         fields = line.split()
@@ -223,11 +224,9 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
                 tile_line,
                 f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
             )
-        yield (
-            number,
-            *_tile_line(fields, marks, colour_of, game, read, path, tile_line),
-            tile_line,
-        )
+        parsed = _tile_line(fields, marks, colour_of, game, read, path, tile_line)
+        _check_copies(number, parsed[0], parsed[1], path, game, tile_line)
+        yield number, *parsed, tile_line
     stray = next(lines, None)
     if stray is not None:
         problem = "stray blank line" if not stray[1].strip() else "unexpected text"
@@ -326,22 +325,20 @@ def _checked_tiles(fields, game: Game, read, path: str, line: int):
 
 
 def _stack(puzzles, path: str, game: Game) -> Puzzles:
-    """Count each record's tiles into a :class:`Puzzles` stack of ``game``, checking copies
-    against its m.
+    """Count each record's tiles into a :class:`Puzzles` stack of ``game``.
 
     A record is ``(number, values, colours, table flags or None, rack jokers, table
-    jokers, line)``, as :func:`_records` yields them."""
+    jokers, line)``, as :func:`_records` yields them, checked."""
     k, n = game.k, game.n
     copies = np.zeros((len(puzzles), n, k), dtype=np.int16)
     plain = all(r[3] is None and r[4] == 0 for r in puzzles)
     table = None if plain else np.zeros_like(copies)
     jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
     table_jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
-    for row, record in enumerate(puzzles):
-        cells, counts = _counted(record, path, game)
-        copies[row] = counts.reshape(n, k)
+    for row, (_, values, colours, on_table, rack_jokers, jokers_on_table, _) in enumerate(puzzles):
+        cells = (values - 1) * k + colours
+        copies[row] = np.bincount(cells, minlength=n * k).reshape(n, k)
         if not plain:
-            on_table, rack_jokers, jokers_on_table = record[3:6]
             jokers[row] = rack_jokers + jokers_on_table
             table_jokers[row] = jokers_on_table
             if on_table is not None:
@@ -352,18 +349,14 @@ def _stack(puzzles, path: str, game: Game) -> Puzzles:
     )  # fmt: skip
 
 
-def _counted(record, path: str, game: Game) -> tuple[np.ndarray, np.ndarray]:
-    """The cells (value-major, ``(value - 1) * k + colour``) of a record's tiles, and
-    their counts, checked against the game's m."""
-    number, values, colours, line = record[0], record[1], record[2], record[6]
+def _check_copies(number: int, values, colours, path: str, game: Game, line: int) -> None:
+    """Raise if puzzle ``number`` holds more than m copies of a tile."""
     k, m = game.k, game.m
-    cells = (values - 1) * k + colours
-    counts = np.bincount(cells, minlength=game.n * k)
+    counts = np.bincount((values - 1) * k + colours)  # (as long as its largest cell)
     if counts.max(initial=0) > m:
         cell = int(np.argmax(counts > m))
         tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
         raise PuzzleFileError(path, line, f"puzzle {number} has more than m={m} copies of {tile}")
-    return cells, counts
 
 
 def _open(path: str):
