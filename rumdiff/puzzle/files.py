@@ -180,9 +180,10 @@ def _check_shape(path: str, k, m, n) -> None:
 def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
     """Yield ``(puzzle number, values, colours, table flags, rack jokers, table jokers,
     tile line)`` per puzzle of a file's lines (those after the first ``after``, its
-    header), checking each against ``game`` as it comes (its copies too:
-    :func:`_check_copies`), so the first problem in the file is the one told. ``read`` is
-    how messages name the game, and what they add when a file has no header."""
+    header), checking each against ``game`` but for the copies (which :func:`_stack`
+    counts and checks, a block at a time: see :func:`_all_records` for the order of the
+    problems told). ``read`` is how messages name the game, and what they add when a file
+    has no header."""
     lines = iter(lines)
     last = after
 
@@ -209,7 +210,6 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
         tile_line, line = next_line(f"puzzle {number}")
         parsed = fast_tiles(line, colour_of, game.n)  # a line of tiles alone, the usual
         if parsed is not None and len(parsed[0]) == tiles:
-            _check_copies(number, *parsed, path, game, tile_line)
             yield number, *parsed, None, 0, 0, tile_line
             continue
         fields = line.split()
@@ -224,9 +224,11 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
                 tile_line,
                 f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
             )
-        parsed = _tile_line(fields, marks, colour_of, game, read, path, tile_line)
-        _check_copies(number, parsed[0], parsed[1], path, game, tile_line)
-        yield number, *parsed, tile_line
+        yield (
+            number,
+            *_tile_line(fields, marks, colour_of, game, read, path, tile_line),
+            tile_line,
+        )
     stray = next(lines, None)
     if stray is not None:
         problem = "stray blank line" if not stray[1].strip() else "unexpected text"
@@ -290,7 +292,7 @@ def parse_puzzles(
     _check_shape(path, k, m, n)
     lines = enumerate(_split_lines(text, path), start=1)
     opened = _head_records(lines, path, {"k": k, "m": m, "n": n, "meld": meld})
-    return _stack(list(opened.records), path, opened.game)
+    return _stack(_all_records(opened.records, path, opened.game), path, opened.game)
 
 
 def _checked_tiles(fields, game: Game, read, path: str, line: int):
@@ -325,38 +327,49 @@ def _checked_tiles(fields, game: Game, read, path: str, line: int):
 
 
 def _stack(puzzles, path: str, game: Game) -> Puzzles:
-    """Count each record's tiles into a :class:`Puzzles` stack of ``game``.
+    """Count each record's tiles into a :class:`Puzzles` stack of ``game``, checking copies
+    against its m.
 
     A record is ``(number, values, colours, table flags or None, rack jokers, table
-    jokers, line)``, as :func:`_records` yields them, checked."""
-    k, n = game.k, game.n
+    jokers, line)``, as :func:`_records` yields them."""
+    k, m, n = game.k, game.m, game.n
     copies = np.zeros((len(puzzles), n, k), dtype=np.int16)
+    flat = copies.reshape(len(puzzles), n * k)
     plain = all(r[3] is None and r[4] == 0 for r in puzzles)
     table = None if plain else np.zeros_like(copies)
     jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
     table_jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
     for row, (_, values, colours, on_table, rack_jokers, jokers_on_table, _) in enumerate(puzzles):
         cells = (values - 1) * k + colours
-        copies[row] = np.bincount(cells, minlength=n * k).reshape(n, k)
+        flat[row] = np.bincount(cells, minlength=n * k)
         if not plain:
             jokers[row] = rack_jokers + jokers_on_table
             table_jokers[row] = jokers_on_table
             if on_table is not None:
                 table[row] = np.bincount(cells[on_table], minlength=n * k).reshape(n, k)
+    if len(puzzles) and flat.max() > m:  # (one check for the block: the first over m)
+        row = int(np.argmax(flat.max(axis=1) > m))
+        cell = int(np.argmax(flat[row] > m))
+        tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
+        number, line = puzzles[row][0], puzzles[row][6]
+        raise PuzzleFileError(path, line, f"puzzle {number} has more than m={m} copies of {tile}")
     return Puzzles(
         copies, game=game, source=str(path), jokers=jokers, table=table,
         table_jokers=table_jokers,
     )  # fmt: skip
 
 
-def _check_copies(number: int, values, colours, path: str, game: Game, line: int) -> None:
-    """Raise if puzzle ``number`` holds more than m copies of a tile."""
-    k, m = game.k, game.m
-    counts = np.bincount((values - 1) * k + colours)  # (as long as its largest cell)
-    if counts.max(initial=0) > m:
-        cell = int(np.argmax(counts > m))
-        tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
-        raise PuzzleFileError(path, line, f"puzzle {number} has more than m={m} copies of {tile}")
+def _all_records(records, path: str, game: Game) -> list:
+    """Every record, in a list; should one be malformed, a puzzle before it with too many
+    copies is told first (:func:`_stack` checks copies only once it has the records)."""
+    done = []
+    try:
+        for record in records:
+            done.append(record)
+    except PuzzleFileError:
+        _stack(done, path, game)
+        raise
+    return done
 
 
 def _open(path: str):
@@ -440,4 +453,4 @@ def read_puzzles(
     """
     path = str(path)
     opened = _open_records(path, path, {"k": k, "m": m, "n": n, "meld": meld})
-    return _stack(list(opened.records), path, opened.game)
+    return _stack(_all_records(opened.records, path, opened.game), path, opened.game)

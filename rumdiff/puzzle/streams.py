@@ -10,10 +10,11 @@ k, m and n given in its place): a file and a stream of the same text are read al
 
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 from rumdiff import config
-from rumdiff.puzzle.files import _open_records, _stack
+from rumdiff.puzzle.files import _all_records, _open_records, _stack
 from rumdiff.puzzle.game import Game
 
 __all__ = ["FileShape", "PuzzleBlocks", "iter_puzzles", "scan_puzzles", "stream_puzzles"]
@@ -105,13 +106,8 @@ stream_puzzles = iter_puzzles
 
 def _blocks(records, name: str, game: Game, cells: int):
     size = max(1, cells // (game.n * game.k))
-    block = []
-    for record in records:
-        block.append(record)
-        if len(block) == size:
-            yield _stack(block, name, game)
-            block = []
-    if block:
+    records = iter(records)
+    while block := _all_records(itertools.islice(records, size), name, game):
         yield _stack(block, name, game)
 
 
@@ -152,7 +148,6 @@ def scan_puzzles(
     """
     name = str(path) if name is None else name
     opened = _open_records(path, name, {"k": k, "m": m, "n": n, "meld": meld})
-    count = 0
-    for _ in opened.records:  # (each checked as it is read)
-        count += 1
+    blocks = _blocks(opened.records, name, opened.game, config.PUZZLE_BLOCK_CELLS)
+    count = sum(len(block) for block in blocks)  # (each block checked, then dropped)
     return FileShape(opened.game, opened.header, count)
