@@ -4,7 +4,7 @@ numba compiles a kernel the first time it runs and keeps the machine code in its
 (``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``); later processes load it in
 about a second. ``make setup`` runs ``python -m rumdiff.cli.warmup`` right after installing.
 The kernels of puzzles with jokers or a table take as long to compile as all the others
-(about 75 s each on 2 cores), so the two parts compile in two processes at once.
+(about 100 s each on 2 cores), so the two parts compile in two processes at once.
 """
 
 from __future__ import annotations

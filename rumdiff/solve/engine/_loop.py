@@ -233,29 +233,28 @@ def engine_pass(begin, begin_row, step, cut, finish_row):
                 built = 0
                 start = 0
                 full = False
-                if dense:  # the whole table in one call
-                    built, full = step(
-                        rules, i, s, lists_view, 0, room, out_view, index_view, 0, room, work
-                    )
-                    start = live
-                while start < live:
-                    # A run of states whose children fit in the lists (one state at a
-                    # time once they hold max_live: which state overflows is exact), the
-                    # lists doubled first when not one state's would.
-                    if room < distinct and built + most > room and room < max_live:
-                        room = min(2 * room, max_live)
-                        out = _grown_lists(out, room, built)
-                        while 2 * room > index.shape[0] and not direct:
-                            index = _rehashed(index, out, built)
-                        out_view, index_view = borrowed(out), borrowed(index)
-                    stop = live
-                    if room < distinct:
-                        stop = min(live, start + max(1, (room - built) // most))
+                # One call site only: numba inlines the step at each, and it is most of
+                # what the pass compiles.
+                while dense or start < live:
+                    stop = room  # dense: the whole table in one call
+                    if not dense:
+                        # A run of states whose children fit in the lists (one state at
+                        # a time once they hold max_live: which state overflows is
+                        # exact), the lists doubled first when not one state's would.
+                        if room < distinct and built + most > room and room < max_live:
+                            room = min(2 * room, max_live)
+                            out = _grown_lists(out, room, built)
+                            while 2 * room > index.shape[0] and not direct:
+                                index = _rehashed(index, out, built)
+                            out_view, index_view = borrowed(out), borrowed(index)
+                        stop = live
+                        if room < distinct:
+                            stop = min(live, start + max(1, (room - built) // most))
                     built, full = step(
                         rules, i, s, lists_view, start, stop, out_view, index_view, built,
                         room, work,
                     )  # fmt: skip
-                    if full:
+                    if full or dense:
                         break
                     start = stop
                 for t in range(0 if dense or direct else built):
