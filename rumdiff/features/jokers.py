@@ -125,7 +125,12 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
         raise TypeError(f"joker_features takes Puzzles, got {type(puzzles).__name__}")
     count, m = len(puzzles), puzzles.m
     none = np.zeros(count, dtype=np.int64)
-    table = puzzles.table if puzzles.table is not None else np.zeros_like(puzzles.copies)
+    table = puzzles.table
+    if table is None:
+        table = np.zeros_like(puzzles.copies)
+        # Read-only, as a puzzle's own table is: one signature, so the kernel compiles
+        # once, not once for each (the warm-up compiles the two in parallel).
+        table.flags.writeable = False
     jokers = none if puzzles.jokers is None else puzzles.jokers.astype(np.int64)
     table_jokers = none if puzzles.table_jokers is None else puzzles.table_jokers.astype(np.int64)
     out = np.zeros((count, len(kernels.JOKER_COLUMNS)), dtype=np.int64)
