@@ -7,6 +7,7 @@ from __future__ import annotations
 import pickle
 from itertools import combinations, product
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -183,6 +184,23 @@ def test_joker_features_on_hand_cases():
     # With one joker it can (1b J=2b 3b), with the joker pinned to it.
     got = features(P([(1, 0)], k=4, m=2, n=6, jokers=1, table=[(3, 0)]))
     assert (got["joker_gap"], got["table_needs_joker"], got["table_blocked"]) == (1, 1, 0)
+
+
+def test_puzzles_with_and_without_a_table_share_the_kernel_signature(monkeypatch):
+    # The kernel compiles once per signature: a writable empty table beside a puzzle's
+    # read-only table would make the warm-up compile it twice.
+    from rumdiff.features import _jokers as kernels
+
+    real, signatures = kernels.joker_stack, []
+
+    def recording(*args):
+        signatures.append(tuple(numba.typeof(a) for a in args))
+        return real(*args)
+
+    monkeypatch.setattr(kernels, "joker_stack", recording)
+    joker_features(P([(1, 0), (2, 0), (3, 0)], k=4, m=2, n=6))
+    joker_features(P([(1, 0), (2, 0)], k=4, m=2, n=6, table=[(5, 1), (5, 2), (5, 3)]))
+    assert len(signatures) == 2 and signatures[0] == signatures[1]
 
 
 @pytest.mark.parametrize("seed", range(4))
