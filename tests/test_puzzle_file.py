@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from helpers import random_copies
 
+from rumdiff import config
 from rumdiff.puzzle import (
     PuzzleFileError,
     Puzzles,
@@ -97,10 +98,12 @@ def test_bad_input_names_file_line_and_problem(tmp_path, name):
         parse_puzzles(text, "bad.in", **kwargs)
     told = message.split(": ", 1)[1].replace("byte in file", "character in text")
     assert str(from_text.value) == f"bad.in:{line}: {told}"
-    # The whole-file check that rumdiff solve makes first finds the same problem.
-    with pytest.raises(PuzzleFileError) as scanned:
-        scan_puzzles(path, **kwargs)
-    assert str(scanned.value) == message
+    # The whole-file check that rumdiff solve makes first finds the same problem, in
+    # blocks of any size (cells=1: a puzzle a block).
+    for cells in (1, config.PUZZLE_BLOCK_CELLS):
+        with pytest.raises(PuzzleFileError) as scanned:
+            scan_puzzles(path, cells=cells, **kwargs)
+        assert str(scanned.value) == message
 
 
 def test_missing_and_binary_files(tmp_path):
@@ -138,7 +141,6 @@ def test_scores_round_trip_and_errors(tmp_path):
 
 
 def test_fast_tile_parser_equals_its_checked_twin():
-    from rumdiff import config
     from rumdiff.puzzle import Game
     from rumdiff.puzzle.files import _checked_tiles
     from rumdiff.puzzle.tokens import colour_lookup as _colour_lookup

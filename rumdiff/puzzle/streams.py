@@ -133,12 +133,14 @@ class FileShape(NamedTuple):
 
 def scan_puzzles(
     path, *, k: int | None = None, m: int | None = None, n: int | None = None,
-    meld: int | None = None, name=None,
+    meld: int | None = None, cells: int = config.PUZZLE_BLOCK_CELLS, name=None,
 ) -> FileShape:  # fmt: skip
     """Check a whole puzzle file without keeping it: the game it is read as (as
     :func:`iter_puzzles` reads it), whether its header said so, and its puzzles' number.
 
-    Messages call the file ``name`` (default: ``path``).
+    Messages call the file ``name`` (default: ``path``). The puzzles are checked in blocks
+    of about ``cells`` count cells, one block held at a time, as :func:`iter_puzzles`
+    reads them.
 
     Raises
     ------
@@ -148,6 +150,6 @@ def scan_puzzles(
     """
     name = str(path) if name is None else name
     opened = _open_records(path, name, {"k": k, "m": m, "n": n, "meld": meld})
-    blocks = _blocks(opened.records, name, opened.game, config.PUZZLE_BLOCK_CELLS)
+    blocks = _blocks(opened.records, name, opened.game, cells)
     count = sum(len(block) for block in blocks)  # (each block checked, then dropped)
     return FileShape(opened.game, opened.header, count)
