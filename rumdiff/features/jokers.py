@@ -128,8 +128,8 @@ def joker_features(puzzles: Puzzles) -> dict[str, np.ndarray]:
     table = puzzles.table
     if table is None:
         table = np.zeros_like(puzzles.copies)
-        # Read-only, as a puzzle's own table is: one signature, so the kernel compiles
-        # once, not once for each (the warm-up compiles the two in parallel).
+        # Read-only, as a puzzle's own table is: one signature for puzzles with a table
+        # and without, so the kernel compiles once for both.
         table.flags.writeable = False
     jokers = none if puzzles.jokers is None else puzzles.jokers.astype(np.int64)
     table_jokers = none if puzzles.table_jokers is None else puzzles.table_jokers.astype(np.int64)
