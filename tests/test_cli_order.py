@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import cache
 
 import pytest
 
@@ -110,7 +111,10 @@ def test_unreachable_class_is_one_line_and_writes_nothing(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
+@cache
 def _default_model_loads() -> bool:
+    # Asked when a test runs, not when the file is collected: every test process collects
+    # every file, and loading the model takes seconds.
     from rumdiff.learn import ModelError
     from rumdiff.learn.model import load_model
 
@@ -119,6 +123,13 @@ def _default_model_loads() -> bool:
     except ModelError:  # missing, or saved with another scikit-learn
         return False
     return True
+
+
+@pytest.fixture
+def loadable_default_model():
+    """Skip unless the default model loads here (it is saved with one scikit-learn)."""
+    if not _default_model_loads():
+        pytest.skip("needs a default model this can load")
 
 
 def test_a_small_order_never_imports_scikit_learn(tmp_path):
@@ -167,7 +178,7 @@ def test_a_default_model_that_cannot_be_used_leaves_the_order_unfiltered(
     assert str(broken) in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not _default_model_loads(), reason="needs a default model this can load")
+@pytest.mark.usefixtures("loadable_default_model")
 def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "ORDER_SCREEN_WORK", 0)  # loaded before the first block
     sides = {}
@@ -185,7 +196,7 @@ def test_the_filter_searches_fewer_and_never_changes_the_check(tmp_path, monkeyp
     assert filtered["counts"]["candidates_searched"] < unfiltered["counts"]["candidates_searched"]
 
 
-@pytest.mark.skipif(not _default_model_loads(), reason="needs a default model this can load")
+@pytest.mark.usefixtures("loadable_default_model")
 def test_a_default_model_of_another_measure_is_refused_from_its_sidecar(tmp_path, monkeypatch):
     # Its sidecar says what it predicts: an order never loads a model that cannot screen.
     shipped = default_model_path()
@@ -205,7 +216,7 @@ def test_a_default_model_of_another_measure_is_refused_from_its_sidecar(tmp_path
     }
 
 
-@pytest.mark.skipif(not _default_model_loads(), reason="needs a default model this can load")
+@pytest.mark.usefixtures("loadable_default_model")
 def test_the_default_model_is_loaded_mid_order_once_it_pays(tmp_path, monkeypatch):
     # A screen_work of one transition: the first block runs unfiltered (nothing is known
     # yet), the model screens from the second. The same order unfiltered finds the same
