@@ -62,9 +62,12 @@ WORKLOADS = [
     ("reference search", Family(mode="mixed"), 300, "search"),
 ]
 # Run only when named by --only: the joker schedule's hardest family, where the passes
-# before 43804c6 fell to the ILP (docs/decisions/jokers.md, "Two jokers in G(6, 3, 100)").
+# before 43804c6 fell to the ILP (docs/decisions/jokers.md, "Two jokers in G(6, 3, 100)"),
+# and "shown": puzzles solved, arranged and written as ``rumdiff solve --show`` writes
+# them (the text must be the same in both versions).
 EXTRA_WORKLOADS = [
     ("jokers G(6,3,100) j=2", Family(Game(6, 3), "simplex", jokers=2), 10, "solve"),
+    ("regime 3 shown", Family(mode="mixed", regime_weights=(0, 0, 1)), 100, "show"),
 ]
 NAMES = [name for name, *_ in WORKLOADS + EXTRA_WORKLOADS]
 
@@ -100,6 +103,11 @@ def serve():
         if what == "search":
             e = search_effort(p)
             return [e.score, e.states, e.transitions]
+        if what == "show":
+            from rumdiff.solve.display import solution_text
+
+            s = solve(p)
+            return solution_text(p, s.arrangement, s.meld)
         return solve(p).score
 
     workloads = [list(read_puzzles(path)) for path in sys.argv[2:]]

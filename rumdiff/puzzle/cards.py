@@ -14,6 +14,7 @@ Jupyter); :mod:`rumdiff.solve.display` draws it arranged, for ``rumdiff show`` a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -69,9 +70,8 @@ TITLE_HEIGHT, GAP_HEIGHT, LEGEND_HEIGHT = 1.1, 0.6, 1.3
 SVG_SETTINGS = {"svg.fonttype": "none", "svg.hashsalt": "rumdiff"}
 
 
-@dataclass(frozen=True)
-class Card:
-    """One tile as drawn.
+class Card(NamedTuple):
+    """One tile as drawn (a named tuple: a solution shown holds hundreds).
 
     Attributes
     ----------

@@ -11,8 +11,6 @@ cards and layout of :mod:`rumdiff.puzzle.cards`).
 
 from __future__ import annotations
 
-import numpy as np
-
 from rumdiff.puzzle.cards import (
     Card,
     Panel,
@@ -71,7 +69,7 @@ def arrangement_rows(puzzle, arrangement, new=None) -> list[Row]:
     # Copies of a tile are alike, so which placed copies are the table's is a choice:
     # the first ones met (an opening move says which: the sets it did not make). Every
     # table tile is placed, so they all get marked.
-    table_left = puzzle.table_copies.astype(np.int64)
+    table_left = puzzle.table_copies.tolist()  # lists: a card at a time, numpy's indexing is slow
     jokers_left = [puzzle.table_jokers]
     fresh = {"run": list(getattr(new, "runs", ())), "group": list(getattr(new, "groups", ()))}
 
@@ -82,8 +80,8 @@ def arrangement_rows(puzzle, arrangement, new=None) -> list[Row]:
             on_table = jokers_left[0] > 0
             jokers_left[0] -= on_table
         else:
-            on_table = table_left[value - 1, colour] > 0
-            table_left[value - 1, colour] -= on_table
+            on_table = table_left[value - 1][colour] > 0
+            table_left[value - 1][colour] -= on_table
         return Card(value, colour, joker, bool(on_table))
 
     def made(kind: str, one) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -518,45 +518,67 @@ def _rebuild(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
     return Arrangement(tuple(runs), tuple(groups))
 
 
+@cache
+def _state_tables(m: int) -> tuple[tuple, tuple]:
+    """Per run state: its slots of length 0, 1, 2, 3 and its tiles in runs, as tuples."""
+    tables = run_states(m)
+    slots = tuple(tuple(row) for row in tables.slots.tolist())
+    return slots, tuple(tables.nonzero.tolist())
+
+
+@cache
+def _extension(m: int, old: int, new: int) -> tuple[int, int, int, int]:
+    """Slots of each length class (0, 1, 2, 3 meaning >= 3) the move old -> new extends."""
+    return run_states(m).extended(old, new)
+
+
 def _replay(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
     """Runs and groups along a DP path, as if row w held value w + 1."""
-    tables = run_states(m)
+    counts_of, used_by = _state_tables(m)
     n, k = reduced.shape
+    rows, codes = reduced.tolist(), path.tolist()
     runs: list[Run] = []
     groups: list[Group] = []
     slots = [[[0, 0] for _ in range(m)] for _ in range(k)]  # [length, start] per slot
     states = [0] * k
-    empty = ~reduced.any(axis=1)
     for w in range(n + 1):
         value = w + 1
-        code = int(path[w]) if w < n else 0
-        if w < n and code == 0 and empty[w] and not any(states):
+        code = codes[w] if w < n else 0
+        row = rows[w] if w < n else [0] * k
+        if w < n and code == 0 and not any(row) and not any(states):
             continue  # no tile and no run: nothing happens at this value (most of them)
         leftover = []
         for c in range(k):
             state = (code >> (5 * c)) & 31
-            moved = tables.extended(states[c], state)
-            by_length = {length: [] for length in range(4)}
-            for i, (length, _) in enumerate(slots[c]):
-                by_length[min(length, 3)].append(i)
-            extended = {i for length in range(4) for i in by_length[length][: moved[length]]}
-            for i in range(m):
-                length, start = slots[c][i]
-                if i in extended:
-                    slots[c][i] = [length + 1, start if length else value]
-                else:
-                    if length >= 3:
-                        runs.append(Run(c, start, value - 1))
-                    slots[c][i] = [0, 0]
-            states[c] = state
-            used = int(tables.nonzero[state])
-            lengths = np.bincount([min(length, 3) for length, _ in slots[c]], minlength=4)
-            if not np.array_equal(lengths, tables.slots[state]):
-                raise RuntimeError(f"internal error: path is not canonical at value {value}")
-            if w < n:
-                leftover.append(int(reduced[w, c]) - used)
-        if w < n and min(leftover) < 0:
+            if state or states[c]:  # state 0 to 0 keeps every slot empty
+                moved = list(_extension(m, states[c], state))
+                lengths = [0, 0, 0, 0]
+                # The first moved[L] slots (in slot order) of each length class L go on.
+                for pair in slots[c]:
+                    length, start = pair
+                    kind = min(length, 3)
+                    if moved[kind]:
+                        moved[kind] -= 1
+                        pair[0], pair[1] = length + 1, start if length else value
+                        lengths[min(length + 1, 3)] += 1
+                    else:
+                        if length >= 3:
+                            runs.append(Run(c, start, value - 1))
+                        pair[0] = pair[1] = 0
+                        lengths[0] += 1
+                if tuple(lengths) != counts_of[state]:
+                    raise RuntimeError(f"internal error: path is not canonical at value {value}")
+                states[c] = state
+            leftover.append(row[c] - used_by[state])
+        if min(leftover) < 0:
             raise RuntimeError(f"internal error: path uses missing tiles at value {value}")
         if w < n:
-            groups.extend(Group(value, tuple(sorted(g))) for g in make_groups(leftover))
+            groups.extend(Group(value, colours) for colours in _groups_of(tuple(leftover)))
     return Arrangement(tuple(runs), tuple(groups))
+
+
+@cache
+def _groups_of(leftover: tuple) -> tuple:
+    """:func:`make_groups` of the copies a row leaves to groups, each a sorted tuple of
+    colours (at most (m + 1) ** k rows to remember)."""
+    return tuple(tuple(sorted(group)) for group in make_groups(leftover))
