@@ -180,6 +180,17 @@ def _traced(copies, m, trace):
     return used, result
 
 
+def test_a_replayed_path_by_hand():
+    # One colour, m = 1; state codes 1, 2, 3: one slot of length 1, 2, >= 3 (run_states).
+    tiles = np.ones((4, 1), np.int64)
+    assert str(_rebuild(tiles, np.array([1, 2, 3, 3]), 1)) == "run   1b 2b 3b 4b"
+    assert str(_rebuild(tiles, np.array([1, 2, 3, 0]), 1)) == "run   2b 3b 4b"  # row w: n - w
+    with pytest.raises(RuntimeError, match="path uses missing tiles at value 1"):
+        _rebuild(np.zeros((3, 1), np.int64), np.array([1, 2, 3]), 1)
+    with pytest.raises(ValueError, match="no move leads from state 0 to state 2"):
+        _rebuild(tiles, np.array([2, 3, 3, 3]), 1)
+
+
 def _runs_only(reduced, values, tables, reach, scratch, parent, path):
     """Every colour's runs-only optimum (``colour_runs``), its runs traced into ``path``."""
     rows, k = reduced.shape
