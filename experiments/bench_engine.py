@@ -68,6 +68,7 @@ WORKLOADS = [
 EXTRA_WORKLOADS = [
     ("jokers G(6,3,100) j=2", Family(Game(6, 3), "simplex", jokers=2), 10, "solve"),
     ("regime 3 shown", Family(mode="mixed", regime_weights=(0, 0, 1)), 100, "show"),
+    ("turns G(4,2,13) j=2 shown", Family(Game(n=13), "turn", jokers=2), 300, "show"),
 ]
 NAMES = [name for name, *_ in WORKLOADS + EXTRA_WORKLOADS]
 

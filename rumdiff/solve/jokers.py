@@ -19,6 +19,8 @@ placing every tile still ahead, are :func:`rumdiff.solve.search.joker_passes`.
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 import numpy as np
 
 from rumdiff import config
@@ -81,27 +83,30 @@ def run_joker_dp(
 def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:
     """The runs and groups along a path of :func:`run_joker_dp`, jokers included."""
     k, n = puzzle.k, puzzle.n
-    tables = complete_run_states(puzzle.m + puzzle.jokers)
+    counts_of = _slot_counts(puzzle.m + puzzle.jokers)
     bits = run_bits(puzzle)
-    x = puzzle.copies[::-1]
-    need = puzzle.table_copies[::-1]
-    groups_table = joker_group_table(k, puzzle.m, puzzle.jokers)
+    # Python lists: numpy's indexing costs more than the work at each row and colour.
+    x = puzzle.copies[::-1].tolist()
+    need = puzzle.table_copies[::-1].tolist()
+    codes, picks = path[0, :n].tolist(), path[1, :n].tolist()
     runs: list[Run] = []
     groups: list[Group] = []
     slots = [[] for _ in range(k)]  # per colour: open runs as [length, first row, joker rows]
     for w in range(n + 1):
-        code = int(path[0, w]) if w < n else 0
-        pick = int(path[1, w]) if w < n else 0
+        code = codes[w] if w < n else 0
+        pick = picks[w] if w < n else 0
+        if w < n and code == 0 and pick == 0 and not any(x[w]) and not any(slots):
+            continue  # no tile, no joker and no open run: nothing happens at this row
         real = []
         for c in range(k):
             state = (code >> (bits * c)) & ((1 << bits) - 1) if w < n else 0
-            counts = tables.slots[state]
+            counts = counts_of[state]
             short = [slot for slot in slots[c] if slot[0] < 3]
             complete = [slot for slot in slots[c] if slot[0] >= 3]
-            keep = int(counts[3]) - sum(1 for slot in short if slot[0] == 2)
+            keep = counts[3] - sum(1 for slot in short if slot[0] == 2)
             for slot in complete[keep:]:
                 runs.append(_run(c, slot, w, n))
-            extended = short + complete[:keep] + [[0, w, []] for _ in range(int(counts[1]))]
+            extended = short + complete[:keep] + [[0, w, []] for _ in range(counts[1])]
             u = len(extended)
             wild = (pick >> (3 * c)) & 7
             for index, slot in enumerate(extended):
@@ -113,8 +118,14 @@ def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:
         if w == n:
             break
         jokers = (pick >> (3 * k)) & 7
-        groups.extend(_groups(x[w], need[w], real, jokers, groups_table, puzzle, n - w))
+        groups.extend(_groups(x[w], need[w], real, jokers, puzzle, n - w))
     return Arrangement(tuple(sorted(runs)), tuple(sorted(groups)))
+
+
+@cache
+def _slot_counts(slots: int) -> tuple:
+    """Per state of :func:`complete_run_states`: its slots of length 0, 1, 2, >= 3."""
+    return tuple(tuple(row) for row in complete_run_states(slots).slots.tolist())
 
 
 def _run(colour: int, slot, end_row: int, n: int) -> Run:
@@ -125,21 +136,34 @@ def _run(colour: int, slot, end_row: int, n: int) -> Run:
     return Run(colour, low, high, tuple(sorted(n - row for row in joker_rows)))
 
 
-def _groups(x, need, real, jokers, table, puzzle: Puzzle, value: int) -> list[Group]:
-    """Groups at one value that place what ``table`` promises with ``jokers`` jokers."""
-    k, m = puzzle.k, puzzle.m
-    left = [int(x[c]) - real[c] for c in range(k)]
-    required = [max(0, int(need[c]) - real[c]) for c in range(k)]
+def _groups(x, need, real, jokers, puzzle: Puzzle, value: int) -> list[Group]:
+    """Groups at one value that place what the group table promises with ``jokers``
+    jokers, given the row's tiles ``x``, its table tiles ``need`` and the tiles ``real``
+    its runs take."""
+    k = puzzle.k
+    left = tuple(x[c] - real[c] for c in range(k))
+    required = tuple(max(0, need[c] - real[c]) for c in range(k))
+    found = _group_colours(puzzle.m, puzzle.jokers, left, required, jokers)
+    if isinstance(found, str):
+        raise RuntimeError(f"internal error: {found} at value {value}")
+    return [Group(value, members, wild) for members, wild in found]
+
+
+@lru_cache(maxsize=1 << 14)  # rows repeat; with k = 6 there may be millions of kinds
+def _group_colours(m: int, j: int, left: tuple, required: tuple, jokers: int):
+    """The colours and joker colours of each group at a row (see :func:`_groups`), or
+    what went wrong."""
+    k = len(left)
     index = sum(pair_code(left[c], required[c]) * ((m + 1) * (m + 2) // 2) ** c for c in range(k))
-    target = int(table[index, jokers])
+    target = int(joker_group_table(k, m, j)[index, jokers])
     if target < 0:
-        raise RuntimeError(f"internal error: no groups at value {value} fit the path")
-    for q in range(0, m + puzzle.jokers + 1):
+        return "no groups fit the path"
+    for q in range(0, m + j + 1):
         top = min(sum(min(a, q) for a in left), k * q - jokers)
         if top == target and max(required, default=0) <= q and top >= 3 * q - jokers:
             break
     else:
-        raise RuntimeError(f"internal error: no number of groups at value {value} fits")
+        return "no number of groups fits"
     take = list(required)
     for c in range(k):  # then more tiles, up to q a colour, until the target is met
         more = min(min(left[c], q) - take[c], target - sum(take))
@@ -153,4 +177,4 @@ def _groups(x, need, real, jokers, table, puzzle: Puzzle, value: int) -> list[Gr
         group = min(range(q), key=lambda g: len(members[g]) + len(wild[g]))
         free = [c for c in range(k) if c not in members[group] and c not in wild[group]]
         wild[group].append(free[0])
-    return [Group(value, tuple(sorted(members[g])), tuple(sorted(wild[g]))) for g in range(q)]
+    return tuple((tuple(sorted(members[g])), tuple(sorted(wild[g]))) for g in range(q))
