@@ -2,7 +2,7 @@
 on it, each built once per test session."""
 
 import pytest
-from helpers import SECTION_4_1, TINY_GRID, tiny_dataset, train_model
+from helpers import SECTION_4_1, TINY_GRID, TINY_REGRESSOR, tiny_dataset, train_model
 
 from rumdiff import config
 from rumdiff.puzzle import parse_puzzles
@@ -27,7 +27,9 @@ def trained(dataset, tmp_path_factory):
 
 
 @pytest.fixture
-def tiny_grid(monkeypatch):
-    """Make the default grid tiny, as the CLI reads it from config."""
+def tiny_forests(monkeypatch):
+    """Make the default grid's forests and the regressor's tiny, as the CLI reads them
+    from config."""
     monkeypatch.setitem(config.TRAIN_GRIDS, "default", TINY_GRID)
     monkeypatch.setitem(config.TRAIN_SEARCH_ROWS, "default", 150)
+    monkeypatch.setattr(config, "REGRESSOR", TINY_REGRESSOR)

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rumdiff import config
 from rumdiff.data import Family
 from rumdiff.puzzle import Game
 
@@ -102,6 +103,8 @@ def assert_fresh_features(frame, metadata, feature_set="all", *, k=4, m=2, n=100
 
 #: A forest grid small enough for tests: two candidates of ten tiny trees.
 TINY_GRID = {"n_estimators": (10,), "max_leaf_nodes": (8, 32), "class_weight": ("balanced",)}
+#: The regressor as trained, with ten trees instead of a hundred.
+TINY_REGRESSOR = {**config.REGRESSOR, "n_estimators": 10}
 #: Search thresholds that give every class some of the tiny dataset's G(4, 2, 20) puzzles.
 TINY_THRESHOLDS = (44_000, 280_000)
 
@@ -136,7 +139,9 @@ def train_model(dataset, folder, *, feature_set="all"):
         frame, metadata, feature_set=feature_set, source=str(dataset),
         sha256=file_sha256(dataset),
     )  # fmt: skip
-    result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
+    result = train(
+        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=0, search_rows=None
+    )
     return save_model(build_model(result), folder / "model.skops")
 
 

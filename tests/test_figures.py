@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import TINY_GRID, clipped_texts, read
+from helpers import TINY_GRID, TINY_REGRESSOR, clipped_texts, read
 
 from rumdiff.report import figures
 from rumdiff.report.errors import errors_by_effort
@@ -28,7 +28,9 @@ def result(dataset):
 
     frame, metadata = read(dataset)
     data = training_data(frame, metadata, source=str(dataset))
-    return train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
+    return train(
+        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=0, search_rows=None
+    )
 
 
 def _report_figures(result, title):

@@ -296,7 +296,7 @@ def test_train_refuses_a_dataset_over_max_memory_before_reading_it(dataset, tmp_
     assert err.count("\n") == 1 and "over the limit of 0.0001 GiB; raise --max-memory" in err
 
 
-def test_train_ignores_columns_it_does_not_know(dataset, tmp_path, tiny_grid):
+def test_train_ignores_columns_it_does_not_know(dataset, tmp_path, tiny_forests):
     from rumdiff.data import read_dataset, read_sidecar, write_dataset
 
     frame = read_dataset(dataset)

@@ -28,7 +28,7 @@ def _csv_dataset(dataset, path: Path) -> bytes:
 
 @pytest.mark.parametrize("name", ["feature_importance.csv", "cv_folds.csv", "compare.csv"])
 def test_train_refuses_a_report_file_that_is_its_dataset(
-    dataset, tmp_path, tiny_grid, name, capsys
+    dataset, tmp_path, tiny_forests, name, capsys
 ):
     out = tmp_path / "run"
     out.mkdir()
@@ -43,7 +43,7 @@ def test_train_refuses_a_report_file_that_is_its_dataset(
     assert sorted(os.listdir(out)) == [name, f"{name}.json"]
 
 
-def test_train_refuses_a_report_file_linked_to_its_dataset(dataset, tmp_path, tiny_grid, capsys):
+def test_train_refuses_a_report_file_linked_to_its_dataset(dataset, tmp_path, tiny_forests, capsys):
     data = tmp_path / "d.csv"
     before = _csv_dataset(dataset, data)
     out = tmp_path / "run"
@@ -106,7 +106,7 @@ def test_generate_refuses_a_sidecar_that_is_a_folder_before_any_work(tmp_path, c
 
 
 def test_train_refuses_a_model_sidecar_that_is_a_folder_before_any_work(
-    dataset, tmp_path, tiny_grid, capsys
+    dataset, tmp_path, tiny_forests, capsys
 ):
     out = tmp_path / "run"
     (out / "model.skops.json").mkdir(parents=True)

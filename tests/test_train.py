@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import TINY_GRID, TINY_THRESHOLDS, read
+from helpers import TINY_GRID, TINY_REGRESSOR, TINY_THRESHOLDS, read
 
 from rumdiff import config
 from rumdiff.cli import main
@@ -111,8 +111,12 @@ def test_train_is_reproducible_and_searches_a_stratified_subsample(dataset):
     from rumdiff.learn.training import train
 
     data = _data(dataset)
-    one = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=1, search_rows=150)
-    two = train(data, grid=TINY_GRID, folds=3, jobs=2, seed=1, search_rows=150)
+    one = train(
+        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=1, search_rows=150
+    )
+    two = train(
+        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=2, seed=1, search_rows=150
+    )
     assert one.search_rows == 150
     assert one.best_params == two.best_params
     np.testing.assert_array_equal(one.y_pred, two.y_pred)
@@ -133,7 +137,7 @@ def test_train_is_reproducible_and_searches_a_stratified_subsample(dataset):
     assert set(report) >= {"accuracy", "easy", "moderate", "medium", "hard", "macro avg"}
 
 
-def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys):
+def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_forests, capsys):
     out = tmp_path / "run"
     code = main(["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"])
     assert code == 0
@@ -179,7 +183,7 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_grid, capsys
     assert sidecar["training_data"]["sha256"] == file_sha256(dataset)
 
 
-def test_cli_train_saves_the_model_in_its_outdir(dataset, tmp_path, tiny_grid):
+def test_cli_train_saves_the_model_in_its_outdir(dataset, tmp_path, tiny_forests):
     out = tmp_path / "run"
     args = ["train", str(dataset), "-o", str(out), "--folds", "3", "--jobs", "1"]
     assert main([*args, "--features", "thesis"]) == 0
@@ -199,7 +203,7 @@ def test_cli_train_says_where_its_model_goes_instead_of_taking_model(
     assert "(see rumdiff train --help)" in err and not out.exists()
 
 
-def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid, monkeypatch):
+def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_forests, monkeypatch):
     import rumdiff.learn.compare
     import rumdiff.learn.training
 
@@ -240,7 +244,7 @@ def test_cli_train_compare_writes_one_table(dataset, tmp_path, tiny_grid, monkey
         (["--thresholds", "5,1"], "increase strictly"),
     ],
 )
-def test_cli_train_bad_options(dataset, tmp_path, tiny_grid, capsys, args, message):
+def test_cli_train_bad_options(dataset, tmp_path, tiny_forests, capsys, args, message):
     out = tmp_path / "run"
     assert main(["train", str(dataset), "-o", str(out), "--jobs", "1", *args]) == 1
     error = capsys.readouterr().err
@@ -299,7 +303,9 @@ def test_errors_by_effort_cover_every_row(dataset):
     from rumdiff.learn.training import train
     from rumdiff.report.errors import errors_by_bound, errors_by_effort, near_thresholds
 
-    result = train(_data(dataset), grid=TINY_GRID, folds=3, jobs=1, search_rows=None)
+    result = train(
+        _data(dataset), grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, search_rows=None
+    )
     table = errors_by_effort(result)
     assert table["rows"].sum() == 300
     assert table["errors"].sum() == (result.y_pred != result.data.y).sum()
@@ -317,7 +323,7 @@ def test_errors_by_effort_cover_every_row(dataset):
     assert hard_below["recall"] == pytest.approx(right[chosen].mean())
 
 
-def test_cli_train_by_time_with_absent_classes(dataset, tmp_path, tiny_grid):
+def test_cli_train_by_time_with_absent_classes(dataset, tmp_path, tiny_forests):
     frame, _ = read(dataset)
     # Thresholds that leave 'hard' empty: the model knows three classes, predicts four.
     low, high = (float(q) for q in np.quantile(frame["solver_seconds"], [0.3, 0.6]))
@@ -344,7 +350,7 @@ def _puzzles_like(frame):
     return Puzzles(decode_puzzles(frame["puzzle"].iloc[:20].tolist(), 4, 20, m=2), m=2)
 
 
-def test_solver_labels_are_named_in_the_report_and_the_model(dataset, tmp_path, tiny_grid):
+def test_solver_labels_are_named_in_the_report_and_the_model(dataset, tmp_path, tiny_forests):
     frame, _ = read(dataset)
     dp = frame.loc[frame["method"] == "dp", "solver_transitions"]
     low, high = (int(q) for q in dp.quantile([1 / 3, 2 / 3]))
@@ -364,7 +370,9 @@ def test_solver_labels_are_named_in_the_report_and_the_model(dataset, tmp_path, 
 def tiny_result(dataset):
     from rumdiff.learn.training import train
 
-    return train(_data(dataset), grid=TINY_GRID, folds=3, jobs=1, search_rows=None)
+    return train(
+        _data(dataset), grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, search_rows=None
+    )
 
 
 def _as_thesis(result, **changes):

@@ -134,7 +134,7 @@ def test_the_model_loads_and_its_features_compare_across_families(families):
 
 
 def test_a_dataset_without_scaled_columns_is_named_with_the_way_out(
-    families, tmp_path, capsys, tiny_grid
+    families, tmp_path, capsys, tiny_forests
 ):
     from rumdiff.data import DatasetSpec, build_dataset, refeaturise_dataset
 

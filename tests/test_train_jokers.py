@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import TINY_GRID, read
+from helpers import TINY_GRID, TINY_REGRESSOR, read
 
 from rumdiff.cli import main
 from rumdiff.data import Family
@@ -29,7 +29,9 @@ def joker_model(tmp_path_factory):
     frame, metadata = read(path)
     thresholds = tercile_thresholds(frame["search_transitions"])
     data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)
-    result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
+    result = train(
+        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=0, search_rows=None
+    )
     return save_model(build_model(result), folder / "model.skops"), data
 
 
@@ -79,7 +81,9 @@ def rack_joker_model(tmp_path_factory):
     frame, metadata = read(path)
     thresholds = tercile_thresholds(frame["search_transitions"])
     data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)
-    result = train(data, grid=TINY_GRID, folds=3, jobs=1, seed=0, search_rows=None)
+    result = train(
+        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=0, search_rows=None
+    )
     return save_model(build_model(result), folder / "model.skops")
 
 

@@ -50,12 +50,13 @@ class RegressionResult:
     pipeline: object
 
 
-def fit_regressor(X, z, *, jobs: int = 1, seed: int = config.SEED):
-    """Fit ``config.REGRESSOR`` on features ``X`` and targets ``z``; a Pipeline."""
+def fit_regressor(X, z, *, params=config.REGRESSOR, jobs: int = 1, seed: int = config.SEED):
+    """Fit a random forest regressor of ``params`` (by default ``config.REGRESSOR``) on
+    features ``X`` and targets ``z``; a Pipeline."""
     from sklearn.ensemble import RandomForestRegressor
     from sklearn.pipeline import Pipeline
 
-    params = dict(config.REGRESSOR)
+    params = dict(params)
     if isinstance(params.get("max_samples"), int) and params["max_samples"] >= len(z):
         params["max_samples"] = None  # every row (the forest refuses a larger count)
     forest = RandomForestRegressor(random_state=seed, n_jobs=jobs, **params)
@@ -83,8 +84,11 @@ def regression_metrics(truth, guess, needs_dp=None) -> dict:
     return out
 
 
-def cross_validate_regressor(data, splits, *, jobs: int = 1, seed: int = config.SEED, on_fold=None):
-    """Fit the regressor on each fold's training rows; out-of-fold predictions and scores.
+def cross_validate_regressor(
+    data, splits, *, params=config.REGRESSOR, jobs: int = 1, seed: int = config.SEED, on_fold=None
+):
+    """Fit the regressor of ``params`` on each fold's training rows; out-of-fold
+    predictions and scores.
 
     ``on_fold(fold, folds, seconds)``, if given, is called after each fold.
 
@@ -97,7 +101,7 @@ def cross_validate_regressor(data, splits, *, jobs: int = 1, seed: int = config.
     rows = []
     for fold, (fit_rows, test_rows) in enumerate(splits, start=1):
         began = time.perf_counter()
-        model = fit_regressor(data.X[fit_rows], z[fit_rows], jobs=jobs, seed=seed)
+        model = fit_regressor(data.X[fit_rows], z[fit_rows], params=params, jobs=jobs, seed=seed)
         seconds = time.perf_counter() - began
         z_pred[test_rows] = model.predict(data.X[test_rows])
         scores = regression_metrics(z[test_rows], z_pred[test_rows])
