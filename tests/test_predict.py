@@ -302,6 +302,17 @@ def test_the_default_model_answers_for_every_family_the_issue_names(tmp_path, ca
     assert error.count("\n") == 1 and "outside the scope" in error and "k * m <= 15" in error
 
 
+@pytest.fixture(scope="module")
+def shipped_model():
+    """The default model, loaded once for the tests that only use it; skipped where it
+    was saved with another scikit-learn."""
+    if not _shipped_model_usable(default_model_path()):
+        pytest.skip("the shipped model was saved with another scikit-learn")
+    from rumdiff.learn.model import load_model
+
+    return load_model(default_model_path())
+
+
 @pytest.mark.parametrize(
     "family",
     [
@@ -311,28 +322,21 @@ def test_the_default_model_answers_for_every_family_the_issue_names(tmp_path, ca
         Family(Game(5, 2, 50), "simplex", jokers=1),
     ],
 )
-def test_the_shipped_model_agrees_with_itself_on_puzzles_it_never_saw(family):
+def test_the_shipped_model_agrees_with_itself_on_puzzles_it_never_saw(family, shipped_model):
     # Seed 77: none of the training mix's (2301-2324; the thesis model's 400).
-    if not _shipped_model_usable(default_model_path()):
-        pytest.skip("the shipped model was saved with another scikit-learn")
     from rumdiff.data.generator import generate
-    from rumdiff.learn.model import load_model
 
-    model = load_model(default_model_path())
-    frame = predict(model, generate(60, family, seed=77).puzzles)
+    frame = predict(shipped_model, generate(60, family, seed=77).puzzles)
     assert len(frame) == 60
-    _assert_agrees(frame, model)
+    _assert_agrees(frame, shipped_model)
 
 
-def test_a_table_is_never_easy(capsys):
+def test_a_table_is_never_easy(shipped_model):
     """The reference search runs its DP on every table, so no table puzzle is easy; the
     default model, which once gave a 5-tile table 0.66 easy, must not say so."""
-    if not _shipped_model_usable(default_model_path()):
-        pytest.skip("the shipped model was saved with another scikit-learn")
-    from rumdiff.learn.model import load_model
     from rumdiff.puzzle import Puzzle, Puzzles
 
-    model = load_model(default_model_path())
+    model = shipped_model
     tiles = [(5, 0), (5, 1), (5, 2), (5, 3)]
     table = Puzzles.from_list([
         Puzzle.from_tiles([], k=5, m=2, n=13, table=[*tiles, "J"]),
