@@ -28,8 +28,7 @@ def trained(dataset, tmp_path_factory):
 
 @pytest.fixture
 def tiny_forests(monkeypatch):
-    """Make the default grid's forests and the regressor's tiny, as the CLI reads them
-    from config."""
+    """Make the forests of the default grid and the regressor tiny where the CLI reads them."""
     monkeypatch.setitem(config.TRAIN_GRIDS, "default", TINY_GRID)
     monkeypatch.setitem(config.TRAIN_SEARCH_ROWS, "default", 150)
     monkeypatch.setattr(config, "REGRESSOR", TINY_REGRESSOR)

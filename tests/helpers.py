@@ -140,7 +140,13 @@ def train_model(dataset, folder, *, feature_set="all"):
         sha256=file_sha256(dataset),
     )  # fmt: skip
     result = train(
-        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=0, search_rows=None
+        data,
+        grid=TINY_GRID,
+        regressor_params=TINY_REGRESSOR,
+        folds=3,
+        jobs=1,
+        seed=0,
+        search_rows=None,
     )
     return save_model(build_model(result), folder / "model.skops")
 

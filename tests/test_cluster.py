@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from helpers import TINY_REGRESSOR
 
 distributed = pytest.importorskip("distributed")  # the optional extra: rumdiff[dask]
 
@@ -137,9 +138,10 @@ def test_train_on_the_cluster_gives_the_local_model(cluster, local_path):
 
     data = training_data(read_dataset(local_path), read_sidecar(local_path))
     grid = {"n_estimators": [20], "max_leaf_nodes": [32, 64]}
-    local = train(data, grid=grid, folds=3, jobs=2, seed=1)
+    options = {"grid": grid, "regressor_params": TINY_REGRESSOR, "folds": 3, "jobs": 2}
+    local = train(data, **options, seed=1)
     with joblib_on_cluster(cluster.address):
-        remote = train(data, grid=grid, folds=3, jobs=2, seed=1)
+        remote = train(data, **options, seed=1)
     assert remote.best_params == local.best_params
     assert (remote.y_pred == local.y_pred).all() and (remote.proba == local.proba).all()
     columns = ["fold", "rows", "accuracy", "macro_f1"]

@@ -29,7 +29,13 @@ def result(dataset):
     frame, metadata = read(dataset)
     data = training_data(frame, metadata, source=str(dataset))
     return train(
-        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=0, search_rows=None
+        data,
+        grid=TINY_GRID,
+        regressor_params=TINY_REGRESSOR,
+        folds=3,
+        jobs=1,
+        seed=0,
+        search_rows=None,
     )
 
 

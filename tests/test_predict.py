@@ -304,8 +304,7 @@ def test_the_default_model_answers_for_every_family_the_issue_names(tmp_path, ca
 
 @pytest.fixture(scope="module")
 def shipped_model():
-    """The default model, loaded once for the tests that only use it; skipped where it
-    was saved with another scikit-learn."""
+    """The default model, loaded once (skipped where another scikit-learn saved it)."""
     if not _shipped_model_usable(default_model_path()):
         pytest.skip("the shipped model was saved with another scikit-learn")
     from rumdiff.learn.model import load_model

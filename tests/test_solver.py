@@ -189,6 +189,9 @@ def test_a_replayed_path_by_hand():
         _rebuild(np.zeros((3, 1), np.int64), np.array([1, 2, 3]), 1)
     with pytest.raises(ValueError, match="no move leads from state 0 to state 2"):
         _rebuild(tiles, np.array([2, 3, 3, 3]), 1)
+    # A run of length 1 that stays at length 1: the move from 1 to 1 starts a new run.
+    with pytest.raises(RuntimeError, match="path is not canonical at value 2"):
+        _rebuild(tiles, np.array([1, 1, 0, 0]), 1)
 
 
 def _runs_only(reduced, values, tables, reach, scratch, parent, path):

@@ -112,10 +112,22 @@ def test_train_is_reproducible_and_searches_a_stratified_subsample(dataset):
 
     data = _data(dataset)
     one = train(
-        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=1, search_rows=150
+        data,
+        grid=TINY_GRID,
+        regressor_params=TINY_REGRESSOR,
+        folds=3,
+        jobs=1,
+        seed=1,
+        search_rows=150,
     )
     two = train(
-        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=2, seed=1, search_rows=150
+        data,
+        grid=TINY_GRID,
+        regressor_params=TINY_REGRESSOR,
+        folds=3,
+        jobs=2,
+        seed=1,
+        search_rows=150,
     )
     assert one.search_rows == 150
     assert one.best_params == two.best_params
@@ -129,6 +141,7 @@ def test_train_is_reproducible_and_searches_a_stratified_subsample(dataset):
     scores = one.regression_metrics
     assert scores["spearman"] > 0.8 and 0 < scores["rmse"] < 1 and scores["r2"] > 0.5
     assert len(one.regression.fold_scores) == 3
+    assert len(one.regression.pipeline.named_steps["forest"].estimators_) == 10
     assert list(one.importance.columns) == [
         "feature", "impurity", "impurity_std", "permutation", "permutation_std",
     ]  # fmt: skip
@@ -177,6 +190,7 @@ def test_cli_train_writes_every_report_file(dataset, tmp_path, tiny_forests, cap
     assert len(pd.read_csv(out / "regression_folds.csv")) == 3
     sidecar = json.loads((out / "model.skops.json").read_text())
     assert sidecar["cv"]["folds"] == 3 and sidecar["cv"]["accuracy"] == report["accuracy"]
+    assert sidecar["regressor_params"]["n_estimators"] == 10  # tiny_forests reached it
     assert set(sidecar["cv"]["effort"]) == {"spearman", "spearman_dp", "rmse", "rmse_dp", "r2"}
     from rumdiff.learn.model import file_sha256
 
@@ -304,7 +318,12 @@ def test_errors_by_effort_cover_every_row(dataset):
     from rumdiff.report.errors import errors_by_bound, errors_by_effort, near_thresholds
 
     result = train(
-        _data(dataset), grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, search_rows=None
+        _data(dataset),
+        grid=TINY_GRID,
+        regressor_params=TINY_REGRESSOR,
+        folds=3,
+        jobs=1,
+        search_rows=None,
     )
     table = errors_by_effort(result)
     assert table["rows"].sum() == 300
@@ -371,7 +390,12 @@ def tiny_result(dataset):
     from rumdiff.learn.training import train
 
     return train(
-        _data(dataset), grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, search_rows=None
+        _data(dataset),
+        grid=TINY_GRID,
+        regressor_params=TINY_REGRESSOR,
+        folds=3,
+        jobs=1,
+        search_rows=None,
     )
 
 

@@ -30,7 +30,13 @@ def joker_model(tmp_path_factory):
     thresholds = tercile_thresholds(frame["search_transitions"])
     data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)
     result = train(
-        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=0, search_rows=None
+        data,
+        grid=TINY_GRID,
+        regressor_params=TINY_REGRESSOR,
+        folds=3,
+        jobs=1,
+        seed=0,
+        search_rows=None,
     )
     return save_model(build_model(result), folder / "model.skops"), data
 
@@ -82,7 +88,13 @@ def rack_joker_model(tmp_path_factory):
     thresholds = tercile_thresholds(frame["search_transitions"])
     data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)
     result = train(
-        data, grid=TINY_GRID, regressor=TINY_REGRESSOR, folds=3, jobs=1, seed=0, search_rows=None
+        data,
+        grid=TINY_GRID,
+        regressor_params=TINY_REGRESSOR,
+        folds=3,
+        jobs=1,
+        seed=0,
+        search_rows=None,
     )
     return save_model(build_model(result), folder / "model.skops")
 

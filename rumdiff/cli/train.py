@@ -260,7 +260,7 @@ def _fit(args, frame, metadata, search_rows, say):
     )
     result = training.train(
         data, grid=args.grid, folds=args.folds, jobs=args.jobs, seed=args.seed,
-        search_rows=search_rows, regressor=config.REGRESSOR, progress=say,
+        search_rows=search_rows, regressor_params=config.REGRESSOR, progress=say,
     )  # fmt: skip
     comparison = None
     if args.compare:

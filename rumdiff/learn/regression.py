@@ -51,8 +51,10 @@ class RegressionResult:
 
 
 def fit_regressor(X, z, *, params=config.REGRESSOR, jobs: int = 1, seed: int = config.SEED):
-    """Fit a random forest regressor of ``params`` (by default ``config.REGRESSOR``) on
-    features ``X`` and targets ``z``; a Pipeline."""
+    """Fit a random forest regressor of ``params`` on features ``X`` and targets ``z``.
+
+    Returns a Pipeline (step ``"forest"``); ``params`` defaults to ``config.REGRESSOR``.
+    """
     from sklearn.ensemble import RandomForestRegressor
     from sklearn.pipeline import Pipeline
 
@@ -87,8 +89,7 @@ def regression_metrics(truth, guess, needs_dp=None) -> dict:
 def cross_validate_regressor(
     data, splits, *, params=config.REGRESSOR, jobs: int = 1, seed: int = config.SEED, on_fold=None
 ):
-    """Fit the regressor of ``params`` on each fold's training rows; out-of-fold
-    predictions and scores.
+    """Out-of-fold predictions and scores of the regressor of ``params``, fold by fold.
 
     ``on_fold(fold, folds, seconds)``, if given, is called after each fold.
 

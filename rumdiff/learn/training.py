@@ -306,7 +306,7 @@ def train(
     jobs: int = 1,
     seed: int = config.SEED,
     search_rows: int | None | str = "grid",
-    regressor=config.REGRESSOR,
+    regressor_params=config.REGRESSOR,
     progress=None,
 ) -> TrainResult:
     """Search, cross-validate and fit the classifier and the regressor; see the module
@@ -327,7 +327,7 @@ def train(
     search_rows : int, None or "grid"
         Rows of the stratified subsample searched; None for every row; ``"grid"`` takes
         ``config.TRAIN_SEARCH_ROWS`` of a named grid (every row for a dict).
-    regressor : dict
+    regressor_params : dict, default config.REGRESSOR
         Parameters of the regressor's random forest (rumdiff.learn.regression).
     progress : callable, optional
         Called with the name of each stage as it starts, and with a line after each
@@ -366,18 +366,20 @@ def train(
     done("cross_validation")
     stage(f"regressor, {folds}-fold cross-validation")
     z_pred, regression_folds = cross_validate_regressor(
-        data, splits, params=regressor, jobs=jobs, seed=seed, on_fold=on_fold
+        data, splits, params=regressor_params, jobs=jobs, seed=seed, on_fold=on_fold
     )
     done("regressor_cross_validation")
     stage("final fits")
     final = fit_forest(best, data.X, data.y, jobs=jobs, seed=seed)
-    final_regressor = fit_regressor(data.X, data.target, params=regressor, jobs=jobs, seed=seed)
+    final_regressor = fit_regressor(
+        data.X, data.target, params=regressor_params, jobs=jobs, seed=seed
+    )
     done("final_fit")
     stage("feature importance")
     importance = importances(data, final, first, splits[0][1], seed=seed)
     done("importance")
     timings["total"] = time.perf_counter() - began
-    regression = RegressionResult(dict(regressor), z_pred, regression_folds, final_regressor)
+    regression = RegressionResult(dict(regressor_params), z_pred, regression_folds, final_regressor)
     return TrainResult(
         data=data, grid=grid if isinstance(grid, str) else "custom", best_params=best,
         search=table, search_rows=searched, folds=folds, seed=seed, y_pred=y_pred,

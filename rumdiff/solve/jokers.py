@@ -137,33 +137,41 @@ def _run(colour: int, slot, end_row: int, n: int) -> Run:
 
 
 def _groups(x, need, real, jokers, puzzle: Puzzle, value: int) -> list[Group]:
-    """Groups at one value that place what the group table promises with ``jokers``
-    jokers, given the row's tiles ``x``, its table tiles ``need`` and the tiles ``real``
-    its runs take."""
+    """Groups at one value that place what the group table promises with ``jokers`` jokers.
+
+    ``x`` holds the row's tiles, ``need`` its table tiles and ``real`` the tiles its runs
+    take, per colour.
+    """
     k = puzzle.k
     left = tuple(x[c] - real[c] for c in range(k))
     required = tuple(max(0, need[c] - real[c]) for c in range(k))
-    found = _group_colours(puzzle.m, puzzle.jokers, left, required, jokers)
-    if isinstance(found, str):
-        raise RuntimeError(f"internal error: {found} at value {value}")
+    try:
+        found = _group_colours(puzzle.m, puzzle.jokers, left, required, jokers)
+    except LookupError as error:  # raised without the value, which the cache leaves out
+        raise RuntimeError(f"internal error: {str(error).format(value=value)}") from None
     return [Group(value, members, wild) for members, wild in found]
 
 
 @lru_cache(maxsize=1 << 14)  # rows repeat; with k = 6 there may be millions of kinds
-def _group_colours(m: int, j: int, left: tuple, required: tuple, jokers: int):
-    """The colours and joker colours of each group at a row (see :func:`_groups`), or
-    what went wrong."""
+def _group_colours(m: int, j: int, left: tuple, required: tuple, jokers: int) -> tuple:
+    """Each group's colours and joker colours at a row, as :func:`_groups` needs them.
+
+    Raises
+    ------
+    LookupError
+        If no groups fit, its message a template of the row's ``{value}``.
+    """
     k = len(left)
     index = sum(pair_code(left[c], required[c]) * ((m + 1) * (m + 2) // 2) ** c for c in range(k))
     target = int(joker_group_table(k, m, j)[index, jokers])
     if target < 0:
-        return "no groups fit the path"
+        raise LookupError("no groups at value {value} fit the path")
     for q in range(0, m + j + 1):
         top = min(sum(min(a, q) for a in left), k * q - jokers)
         if top == target and max(required, default=0) <= q and top >= 3 * q - jokers:
             break
     else:
-        return "no number of groups fits"
+        raise LookupError("no number of groups at value {value} fits")
     take = list(required)
     for c in range(k):  # then more tiles, up to q a colour, until the target is met
         more = min(min(left[c], q) - take[c], target - sum(take))

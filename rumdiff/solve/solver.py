@@ -579,6 +579,9 @@ def _replay(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
 
 @cache
 def _groups_of(leftover: tuple) -> tuple:
-    """:func:`make_groups` of the copies a row leaves to groups, each a sorted tuple of
-    colours (at most (m + 1) ** k rows to remember)."""
+    """:func:`make_groups` of the copies a row leaves to groups, as sorted colour tuples.
+
+    A row holds at most 3 copies in each of at most 6 colours, so at most 4 ** 6 rows of
+    each length are remembered.
+    """
     return tuple(tuple(sorted(group)) for group in make_groups(leftover))
