@@ -129,9 +129,19 @@ def read(path):
     return read_dataset(path), read_metadata(metadata_path(path))
 
 
+def train_tiny(data, **options):
+    """:func:`rumdiff.learn.train` with the tiny forests, 3 folds, one job, seed 0 and every
+    row searched, unless ``options`` say otherwise."""
+    from rumdiff.learn import train
+
+    settings = {"grid": TINY_GRID, "regressor_params": TINY_REGRESSOR, "folds": 3, "jobs": 1,
+                "seed": 0, "search_rows": None}  # fmt: skip
+    return train(data, **{**settings, **options})
+
+
 def train_model(dataset, folder, *, feature_set="all"):
     """Train a tiny model on a dataset and save it in ``folder``; return the saved Model."""
-    from rumdiff.learn import build_model, save_model, train, training_data
+    from rumdiff.learn import build_model, save_model, training_data
     from rumdiff.learn.model import file_sha256
 
     frame, metadata = read(dataset)
@@ -139,15 +149,7 @@ def train_model(dataset, folder, *, feature_set="all"):
         frame, metadata, feature_set=feature_set, source=str(dataset),
         sha256=file_sha256(dataset),
     )  # fmt: skip
-    result = train(
-        data,
-        grid=TINY_GRID,
-        regressor_params=TINY_REGRESSOR,
-        folds=3,
-        jobs=1,
-        seed=0,
-        search_rows=None,
-    )
+    result = train_tiny(data)
     return save_model(build_model(result), folder / "model.skops")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import TINY_GRID, TINY_REGRESSOR, clipped_texts, read
+from helpers import clipped_texts, read, train_tiny
 
 from rumdiff.report import figures
 from rumdiff.report.errors import errors_by_effort
@@ -24,19 +24,11 @@ TITLES = (
 
 @pytest.fixture(scope="module")
 def result(dataset):
-    from rumdiff.learn import train, training_data
+    from rumdiff.learn import training_data
 
     frame, metadata = read(dataset)
     data = training_data(frame, metadata, source=str(dataset))
-    return train(
-        data,
-        grid=TINY_GRID,
-        regressor_params=TINY_REGRESSOR,
-        folds=3,
-        jobs=1,
-        seed=0,
-        search_rows=None,
-    )
+    return train_tiny(data)
 
 
 def _report_figures(result, title):

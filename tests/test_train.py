@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import TINY_GRID, TINY_REGRESSOR, TINY_THRESHOLDS, read
+from helpers import TINY_GRID, TINY_THRESHOLDS, read, train_tiny
 
 from rumdiff import config
 from rumdiff.cli import main
@@ -108,27 +108,10 @@ def test_folds_are_stratified_and_seeded(dataset):
 
 
 def test_train_is_reproducible_and_searches_a_stratified_subsample(dataset):
-    from rumdiff.learn.training import train
 
     data = _data(dataset)
-    one = train(
-        data,
-        grid=TINY_GRID,
-        regressor_params=TINY_REGRESSOR,
-        folds=3,
-        jobs=1,
-        seed=1,
-        search_rows=150,
-    )
-    two = train(
-        data,
-        grid=TINY_GRID,
-        regressor_params=TINY_REGRESSOR,
-        folds=3,
-        jobs=2,
-        seed=1,
-        search_rows=150,
-    )
+    one = train_tiny(data, seed=1, search_rows=150)
+    two = train_tiny(data, jobs=2, seed=1, search_rows=150)
     assert one.search_rows == 150
     assert one.best_params == two.best_params
     np.testing.assert_array_equal(one.y_pred, two.y_pred)
@@ -314,17 +297,9 @@ def test_per_tree_sample_cap(dataset, monkeypatch):
 
 
 def test_errors_by_effort_cover_every_row(dataset):
-    from rumdiff.learn.training import train
     from rumdiff.report.errors import errors_by_bound, errors_by_effort, near_thresholds
 
-    result = train(
-        _data(dataset),
-        grid=TINY_GRID,
-        regressor_params=TINY_REGRESSOR,
-        folds=3,
-        jobs=1,
-        search_rows=None,
-    )
+    result = train_tiny(_data(dataset), seed=config.SEED)
     table = errors_by_effort(result)
     assert table["rows"].sum() == 300
     assert table["errors"].sum() == (result.y_pred != result.data.y).sum()
@@ -387,16 +362,8 @@ def test_solver_labels_are_named_in_the_report_and_the_model(dataset, tmp_path, 
 
 @pytest.fixture(scope="module")
 def tiny_result(dataset):
-    from rumdiff.learn.training import train
 
-    return train(
-        _data(dataset),
-        grid=TINY_GRID,
-        regressor_params=TINY_REGRESSOR,
-        folds=3,
-        jobs=1,
-        search_rows=None,
-    )
+    return train_tiny(_data(dataset), seed=config.SEED)
 
 
 def _as_thesis(result, **changes):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import TINY_GRID, TINY_REGRESSOR, read
+from helpers import read, train_tiny
 
 from rumdiff.cli import main
 from rumdiff.data import Family
@@ -20,7 +20,7 @@ def joker_model(tmp_path_factory):
     """A tiny model trained on 150 real-game turns of G(4, 2, 13) with two jokers."""
     from rumdiff.data import DatasetSpec, build_dataset
     from rumdiff.data.labels import tercile_thresholds
-    from rumdiff.learn import build_model, save_model, train, training_data
+    from rumdiff.learn import build_model, save_model, training_data
 
     folder = tmp_path_factory.mktemp("jokers")
     path = folder / "turns.parquet"
@@ -29,15 +29,7 @@ def joker_model(tmp_path_factory):
     frame, metadata = read(path)
     thresholds = tercile_thresholds(frame["search_transitions"])
     data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)
-    result = train(
-        data,
-        grid=TINY_GRID,
-        regressor_params=TINY_REGRESSOR,
-        folds=3,
-        jobs=1,
-        seed=0,
-        search_rows=None,
-    )
+    result = train_tiny(data)
     return save_model(build_model(result), folder / "model.skops"), data
 
 
@@ -77,7 +69,7 @@ def rack_joker_model(tmp_path_factory):
     """A tiny model of G(4, 2, 13) puzzles with one rack joker each, and no table."""
     from rumdiff.data import DatasetSpec, build_dataset
     from rumdiff.data.labels import tercile_thresholds
-    from rumdiff.learn import build_model, save_model, train, training_data
+    from rumdiff.learn import build_model, save_model, training_data
 
     folder = tmp_path_factory.mktemp("rack-jokers")
     path = folder / "rack.parquet"
@@ -87,15 +79,7 @@ def rack_joker_model(tmp_path_factory):
     frame, metadata = read(path)
     thresholds = tercile_thresholds(frame["search_transitions"])
     data = training_data(frame, metadata, feature_set="all", thresholds=thresholds)
-    result = train(
-        data,
-        grid=TINY_GRID,
-        regressor_params=TINY_REGRESSOR,
-        folds=3,
-        jobs=1,
-        seed=0,
-        search_rows=None,
-    )
+    result = train_tiny(data)
     return save_model(build_model(result), folder / "model.skops")
 
 
