@@ -19,7 +19,7 @@ placing every tile still ahead, are :func:`rumdiff.solve.search.joker_passes`.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -83,7 +83,7 @@ def run_joker_dp(
 def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:
     """The runs and groups along a path of :func:`run_joker_dp`, jokers included."""
     k, n = puzzle.k, puzzle.n
-    counts_of = _slot_counts(puzzle.m + puzzle.jokers)
+    counts_of = complete_run_states(puzzle.m + puzzle.jokers).counts
     bits = run_bits(puzzle)
     # Python lists: numpy's indexing costs more than the work at each row and colour.
     x = puzzle.copies[::-1].tolist()
@@ -120,12 +120,6 @@ def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:
         jokers = (pick >> (3 * k)) & 7
         groups.extend(_groups(x[w], need[w], real, jokers, puzzle, n - w))
     return Arrangement(tuple(sorted(runs)), tuple(sorted(groups)))
-
-
-@cache
-def _slot_counts(slots: int) -> tuple:
-    """Per state of :func:`complete_run_states`: its slots of length 0, 1, 2, >= 3."""
-    return tuple(tuple(row) for row in complete_run_states(slots).slots.tolist())
 
 
 def _run(colour: int, slot, end_row: int, n: int) -> Run:

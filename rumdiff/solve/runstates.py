@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -74,13 +74,18 @@ class RunStates:
         """Number of states F."""
         return self.slots.shape[0]
 
+    @cached_property
+    def counts(self) -> tuple[tuple[int, int, int, int], ...]:
+        """``slots`` as tuples of ints, for Python that reads one state at a time (the
+        replays that rebuild arrangements): numpy's indexing would cost more than the work."""
+        return tuple(tuple(row) for row in self.slots.tolist())
+
     def extended(self, old: int, new: int) -> tuple[int, int, int, int]:
         """Slots of length 0, 1, 2, 3 that the move from ``old`` to ``new`` extends."""
-        before = self.slots[old]
-        after = self.slots[new]
-        u = int(self.nonzero[new])
-        e2 = min(int(before[2]), u)
-        e0, e1, e3 = int(after[1]), int(after[2]), int(after[3]) - e2
+        before, after = self.counts[old], self.counts[new]
+        u = after[1] + after[2] + after[3]  # the slots in use after the move
+        e2 = min(before[2], u)
+        e0, e1, e3 = after[1], after[2], after[3] - e2
         if e3 < 0 or e0 + e1 + e2 + e3 != u or e1 > before[1] or e3 > before[3]:
             raise ValueError(f"no move leads from state {old} to state {new}")
         return e0, e1, e2, e3

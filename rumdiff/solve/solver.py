@@ -518,23 +518,10 @@ def _rebuild(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
     return Arrangement(tuple(runs), tuple(groups))
 
 
-@cache
-def _state_tables(m: int) -> tuple[tuple, tuple]:
-    """Per run state: its slots of length 0, 1, 2, 3 and its tiles in runs, as tuples."""
-    tables = run_states(m)
-    slots = tuple(tuple(row) for row in tables.slots.tolist())
-    return slots, tuple(tables.nonzero.tolist())
-
-
-@cache
-def _extension(m: int, old: int, new: int) -> tuple[int, int, int, int]:
-    """Slots of each length class (0, 1, 2, 3 meaning >= 3) the move old -> new extends."""
-    return run_states(m).extended(old, new)
-
-
 def _replay(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
     """Runs and groups along a DP path, as if row w held value w + 1."""
-    counts_of, used_by = _state_tables(m)
+    tables = run_states(m)
+    counts_of, used_by = tables.counts, tables.nonzero.tolist()
     n, k = reduced.shape
     rows, codes = reduced.tolist(), path.tolist()
     runs: list[Run] = []
@@ -551,7 +538,7 @@ def _replay(reduced: np.ndarray, path: np.ndarray, m: int) -> Arrangement:
         for c in range(k):
             state = (code >> (5 * c)) & 31
             if state or states[c]:  # state 0 to 0 keeps every slot empty
-                moved = list(_extension(m, states[c], state))
+                moved = list(tables.extended(states[c], state))
                 lengths = [0, 0, 0, 0]
                 # The first moved[L] slots (in slot order) of each length class L go on.
                 for pair in slots[c]:
