@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -259,6 +262,27 @@ def test_a_damaged_model_file_is_never_answered_with_trust_pickle(
     assert main([*argv, "--model", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err and "--trust-pickle" not in err
+
+
+def test_an_archive_the_check_refuses_never_loads_scikit_learn(trained, tmp_path):
+    # skops imports every scikit-learn estimator, seconds of a refusal's time.
+    path = _pair(trained, tmp_path)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    _forge(path)
+    script = textwrap.dedent("""
+        import sys
+        from rumdiff.learn.model import load_model
+        from rumdiff.learn.sidecar import ModelError
+        try:
+            load_model(sys.argv[1])
+        except ModelError as error:
+            print(error)
+        print("sklearn" in sys.modules, "skops" in sys.modules)
+    """)  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.stdout.splitlines()[1:] == ["False False"], done.stdout + done.stderr
+    assert "a damaged skops model file" in done.stdout
 
 
 def test_generate_names_the_command_that_trusts_a_pickle(trained, tmp_path, capsys):

@@ -175,10 +175,12 @@ def load_archive(path: Path):
         If it is damaged or too large, holds a type outside the trusted ones, or cannot
         be read as skops.
     """
+    check_archive(path)
+    # Imported after the check: skops imports every scikit-learn estimator (seconds), and
+    # a file the check refuses needs none of them.
     import skops.io
     from skops.io.exceptions import UntrustedTypesFoundException
 
-    check_archive(path)
     try:
         return skops.io.load(path, trusted=list(config.MODEL_TRUSTED_TYPES))
     except UntrustedTypesFoundException as error:  # its message lists them
