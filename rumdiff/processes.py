@@ -127,9 +127,18 @@ def _spawn_pool(workers: int):
     from multiprocessing import get_context
 
     return ProcessPoolExecutor(
-        workers, mp_context=get_context("spawn"), initializer=die_with_parent,
+        workers, mp_context=get_context("spawn"), initializer=_start_worker,
         initargs=(os.getpid(),),
     )  # fmt: skip
+
+
+def _start_worker(parent: int) -> None:
+    """What a worker does as it starts: die with ``parent``; numba's start-up without
+    its probe for BLAS (rumdiff.startup)."""
+    from rumdiff.startup import skip_blas_probe
+
+    die_with_parent(parent)
+    skip_blas_probe()
 
 
 def _close_pool(pool, finished: bool) -> None:
@@ -206,7 +215,7 @@ def _capped_child(sender, parent: int, memory: int, modules, function, args, kwa
     import importlib
     import resource
 
-    die_with_parent(parent)
+    _start_worker(parent)
     for name in modules:
         importlib.import_module(name)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))

@@ -1,0 +1,70 @@
+"""How rumdiff's own processes start numba: without its probe for BLAS.
+
+When numba first loads a kernel, it imports its implementations of numpy, and one of
+them (``numba.np.arraymath``) imports ``scipy.linalg.cython_blas`` to learn whether a
+BLAS is there. With scipy installed (rumdiff's reference ILP needs it) that import loads
+all of ``scipy.linalg``: 0.1-0.3 s of every process's start-up, about a sixth of numba's
+(docs/decisions/limits.md, "Command-line start-up"). rumdiff's kernels call no BLAS, and
+the answer changes only how numba compiles ``np.cov`` and ``np.corrcoef``, with an inner
+product of its own instead.
+
+:func:`skip_blas_probe` makes that module's import, and only it, find the BLAS module
+unimportable; scipy imports as usual before and after it. The command line calls it as
+it starts, and so does every worker process rumdiff spawns. The library never does: a
+program that imports rumdiff keeps numba as it is.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.machinery import PathFinder
+
+__all__ = ["skip_blas_probe"]
+
+_PROBE = "numba.np.arraymath"
+_BLAS = "scipy.linalg.cython_blas"
+
+
+def skip_blas_probe() -> None:
+    """Have ``numba.np.arraymath`` import, when it first does, with the BLAS module
+    unimportable; nothing if it is imported already, or scipy's linear algebra is."""
+    if _PROBE in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    if not any(isinstance(finder, _ProbeFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _ProbeFinder())
+
+
+class _ProbeFinder:
+    """Finds ``numba.np.arraymath`` as Python would, with a loader that hides the BLAS
+    module while the module runs; then leaves ``sys.meta_path``."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != _PROBE:
+            return None
+        sys.meta_path.remove(self)
+        spec = PathFinder.find_spec(name, path, target)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _WithoutBlas(spec.loader)
+        return spec
+
+
+class _WithoutBlas:
+    """A loader that runs a module while ``sys.modules`` marks the BLAS module missing
+    (an entry of None makes its import fail at once, before scipy.linalg loads)."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        if _BLAS in sys.modules or "scipy.linalg" in sys.modules:
+            self.loader.exec_module(module)
+            return
+        sys.modules[_BLAS] = None
+        try:
+            self.loader.exec_module(module)
+        finally:
+            if _BLAS in sys.modules and sys.modules[_BLAS] is None:
+                del sys.modules[_BLAS]

@@ -1,0 +1,76 @@
+"""numba starts without its probe for BLAS in rumdiff's own processes (the command line
+and the workers it spawns), and as it always does in a program that imports rumdiff."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from helpers import REPO
+
+EXAMPLE = str(REPO / "data" / "examples" / "thesis-4.1.in")  # scores 93 and 65
+
+#: What a process reports of scipy's linear algebra: whether it is loaded, and its BLAS
+#: module: 'absent', a module, or None for an entry that marks it missing (which must
+#: never outlive numba's probe).
+REPORT = """
+def blas_state():
+    import sys
+    blas = sys.modules.get("scipy.linalg.cython_blas", "absent")
+    return "scipy.linalg" in sys.modules, repr(blas)
+"""
+
+
+def _python(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_a_command_loads_its_kernels_without_scipys_linear_algebra(tmp_path):
+    script = REPORT + textwrap.dedent(f"""
+        import sys
+        from rumdiff.cli import main
+
+        assert main(["solve", {EXAMPLE!r}, "-o", sys.argv[1], "-q"]) == 0
+        print(*blas_state())
+        # Afterwards scipy imports as usual: the reference ILP solves the puzzle here.
+        import scipy.linalg.cython_blas
+        from rumdiff.puzzle import read_puzzles
+        from rumdiff.solve.twins.ilp import solve_ilp
+        print(solve_ilp(read_puzzles({EXAMPLE!r})[0]).score)
+    """)  # fmt: skip
+    lines = _python("-c", script, str(tmp_path / "scores.txt"))
+    assert lines == ["False 'absent'", "93"]
+    assert (tmp_path / "scores.txt").read_text() == "93\n65\n"
+
+
+def test_workers_skip_the_probe_and_a_program_that_imports_rumdiff_keeps_it(tmp_path):
+    script = tmp_path / "workers.py"  # a file: spawned workers import its functions
+    script.write_text(REPORT + textwrap.dedent(f"""
+        import sys
+
+        def in_worker(path):
+            from rumdiff.puzzle import read_puzzles  # reading calls a kernel
+
+            read_puzzles(path)
+            return blas_state()
+
+        if __name__ == "__main__":
+            import rumdiff.data, rumdiff.features, rumdiff.puzzle, rumdiff.solve
+            from rumdiff.processes import run_unordered
+            from rumdiff.startup import skip_blas_probe
+
+            # The library left numba's import as it was.
+            print(any(type(f).__name__ == "_ProbeFinder" for f in sys.meta_path))
+            print(*set(run_unordered(in_worker, [({EXAMPLE!r},)] * 2, jobs=2)))
+            # With scipy's linear algebra loaded first, there is nothing to skip.
+            import scipy.linalg
+
+            skip_blas_probe()
+            print(in_worker({EXAMPLE!r}))
+    """))  # fmt: skip
+    lines = _python(str(script))
+    assert lines[:2] == ["False", "(False, \"'absent'\")"]
+    assert lines[2].startswith("(True, \"<module 'scipy.linalg.cython_blas'"), lines
