@@ -38,12 +38,17 @@ def quoted(text: str, limit: int = config.QUOTE_CHARS) -> str:
 
 
 #: Bytes no puzzle line holds: control characters but tab, LF and CR (named apart).
-_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_SET = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+_CONTROL_BYTES = re.compile(b"[" + re.escape(_CONTROL_SET) + b"]")
 
 
 def control_character(raw: bytes) -> str:
     """What the first control character of a line is and where (``NUL byte at column
     3``), or ``""`` when it has none: named as itself, not as a token it broke."""
+    # Deleting them is five times faster than the search on a line of a few kB, which
+    # then runs only on a line that holds one.
+    if len(raw.translate(None, _CONTROL_SET)) == len(raw):
+        return ""
     found = _CONTROL_BYTES.search(raw)
     if found is None:
         return ""
