@@ -254,9 +254,6 @@ def solve(
     SolverBudgetError
         If the puzzle needs more states than ``max_states`` and ``ilp_fallback`` is off.
     """
-    from rumdiff.solve.engine._loop import OVER_BUDGET
-    from rumdiff.solve.engine._plain_passes import solve_kernel
-
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"solve expects a Puzzle, got {type(puzzle).__name__}")
     if beam_width < 0 or max_states < 1:
@@ -267,6 +264,11 @@ def solve(
         return _solve_meld(puzzle, objective, beam_width, max_states, ilp_fallback)
     if not puzzle.plain or objective != "value":
         return _solve_with_jokers(puzzle, objective, beam_width, max_states, ilp_fallback)
+    # Imported here, once a puzzle goes to them (a few us a call, which moves and turns
+    # with jokers need not pay).
+    from rumdiff.solve.engine._loop import OVER_BUDGET
+    from rumdiff.solve.engine._plain_passes import solve_kernel
+
     if not solve_kernel.overloads:  # (not .signatures: that lists them, 8 us a call)
         # Compile (or load from numba's cache) outside the timing: a puzzle's seconds
         # are its own, never the compiler's.
