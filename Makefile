@@ -14,10 +14,16 @@ PYTEST = -m pytest -q -n $(WORKERS) --dist loadfile
 
 setup: $(VENV)/.installed $(VENV)/.kernels
 
-$(VENV)/.installed: pyproject.toml
+# What `make run` needs (rumdiff and the Parquet extra), then the rest of `make setup`
+# (the test and Dask extras, by name: rumdiff stays the editable install above).
+$(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,parquet,dask]"
+	$(BIN)/python -m pip install --quiet -e ".[parquet]"
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.runtime
+	$(BIN)/python -m pip install --quiet "rumdiff[test,parquet,dask]"
 	touch $@
 
 # numba checks a cached kernel against its own file only, but a kernel compiles in the
@@ -28,12 +34,12 @@ $(VENV)/.installed: pyproject.toml
 KERNELS := $(shell find rumdiff -name '_[!_]*.py') rumdiff/config.py
 drop_kernels = find rumdiff -path '*/__pycache__/*' -name "*.$$($(1) -c 'import sys; print("py%d%d" % sys.version_info[:2])').*nb[ic]" -delete
 
-$(VENV)/.kernels: $(VENV)/.installed $(KERNELS)
+$(VENV)/.kernels: $(VENV)/.runtime $(KERNELS)
 	$(call drop_kernels,$(BIN)/python)
 	$(BIN)/python -m rumdiff.cli.warmup
 	touch $@
 
-run: setup
+run: $(VENV)/.runtime $(VENV)/.kernels
 	$(BIN)/rumdiff generate $(OUT)/dataset.parquet --count $(COUNT) --seed $(SEED) --resume
 	$(BIN)/rumdiff train $(OUT)/dataset.parquet -o $(OUT)/report --seed $(SEED)
 	$(BIN)/rumdiff predict data/examples/mixed-20.in --model $(OUT)/report/model.skops
