@@ -14,8 +14,9 @@ PYTEST = -m pytest -q -n $(WORKERS) --dist loadfile
 
 setup: $(VENV)/.installed $(VENV)/.kernels
 
-# What `make run` needs (rumdiff and the Parquet extra), then the rest of `make setup`
-# (the test and Dask extras, by name: rumdiff stays the editable install above).
+# What `make run` needs (rumdiff and the Parquet extra), then the rest of `make setup`:
+# the test and Dask extras (with rumdiff as the editable install again, never by name,
+# which a package index could answer with another project's).
 $(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -23,7 +24,7 @@ $(VENV)/.runtime: pyproject.toml
 	touch $@
 
 $(VENV)/.installed: $(VENV)/.runtime
-	$(BIN)/python -m pip install --quiet "rumdiff[test,parquet,dask]"
+	$(BIN)/python -m pip install --quiet -e ".[test,parquet,dask]"
 	touch $@
 
 # numba checks a cached kernel against its own file only, but a kernel compiles in the
@@ -109,8 +110,8 @@ FLOORS_VENV ?= .venv-floors
 # matplotlib: figures), to keep within its 15 minutes on a slow day. `make test-floors FLOORS_TESTS=tests` runs every
 # fast test on the floors; do that when a change touches how rumdiff calls a library.
 FLOORS_TESTS ?= tests/test_solver.py tests/test_engine.py tests/test_features.py \
-	tests/test_jokers.py tests/test_startup.py tests/test_dataset.py tests/test_model_files.py \
-	tests/test_predict.py tests/test_figures.py
+	tests/test_jokers.py tests/test_startup.py tests/test_dataset.py \
+	tests/test_model_files.py tests/test_predict.py tests/test_figures.py
 
 test-floors: $(FLOORS_VENV)/.installed $(FLOORS_VENV)/.kernels
 	$(FLOORS_VENV)/bin/python $(PYTEST) $(FLOORS_TESTS)

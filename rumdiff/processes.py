@@ -215,7 +215,7 @@ def _capped_child(sender, parent: int, memory: int, modules, function, args, kwa
     import importlib
     import resource
 
-    _start_worker(parent)
+    die_with_parent(parent)
     for name in modules:
         importlib.import_module(name)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))

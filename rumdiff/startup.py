@@ -4,14 +4,18 @@ When numba first loads a kernel, it imports its implementations of numpy, and on
 them (``numba.np.arraymath``) imports ``scipy.linalg.cython_blas`` to learn whether a
 BLAS is there. With scipy installed (rumdiff's reference ILP needs it) that import loads
 all of ``scipy.linalg``: 0.1-0.3 s of every process's start-up, about a sixth of numba's
-(docs/decisions/limits.md, "Command-line start-up"). rumdiff's kernels call no BLAS, and
-the answer changes only how numba compiles ``np.cov`` and ``np.corrcoef``, with an inner
-product of its own instead.
+(docs/decisions/limits.md, "Command-line start-up"). The answer changes only how numba
+compiles ``np.correlate`` and ``np.convolve`` (an inner product of its own instead of
+BLAS's, which may round differently), and no kernel of rumdiff's calls either
+(``tests/test_startup.py`` checks). numba's cache does not record the answer, so a
+kernel that called them would keep whichever way the process that compiled it took.
 
 :func:`skip_blas_probe` makes that module's import, and only it, find the BLAS module
-unimportable; scipy imports as usual before and after it. The command line calls it as
-it starts, and so does every worker process rumdiff spawns. The library never does: a
-program that imports rumdiff keeps numba as it is.
+unimportable; scipy imports as usual before and after it. Another thread importing
+scipy.linalg while that module runs would fail; rumdiff starts none before its first
+kernel. The command line calls it as it starts, and so do the workers of
+:mod:`rumdiff.processes`. A program that imports rumdiff keeps numba as it is in its own
+process.
 """
 
 from __future__ import annotations
@@ -54,6 +58,11 @@ class _WithoutBlas:
 
     def __init__(self, loader):
         self.loader = loader
+
+    def __getattr__(self, name):  # the rest (get_source, is_package, ...) as it was
+        if name == "loader":  # not set yet: never ask it of itself
+            raise AttributeError(name)
+        return getattr(self.loader, name)
 
     def create_module(self, spec):
         return self.loader.create_module(spec)

@@ -49,9 +49,7 @@ def control_character(raw: bytes) -> str:
     # then runs only on a line that holds one.
     if len(raw.translate(None, _CONTROL_SET)) == len(raw):
         return ""
-    found = _CONTROL_BYTES.search(raw)
-    if found is None:
-        return ""
+    found = _CONTROL_BYTES.search(raw)  # (the same set: it finds one)
     byte = found.group()[0]
     what = "NUL byte" if byte == 0 else f"control character 0x{byte:02x}"
     return f"{what} at column {found.start() + 1}"

@@ -3,6 +3,7 @@ and the workers it spawns), and as it always does in a program that imports rumd
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -60,17 +61,41 @@ def test_workers_skip_the_probe_and_a_program_that_imports_rumdiff_keeps_it(tmp_
         if __name__ == "__main__":
             import rumdiff.data, rumdiff.features, rumdiff.puzzle, rumdiff.solve
             from rumdiff.processes import run_unordered
-            from rumdiff.startup import skip_blas_probe
 
-            # The library left numba's import as it was.
+            # Importing the library changed nothing of numba's import.
             print(any(type(f).__name__ == "_ProbeFinder" for f in sys.meta_path))
             print(*set(run_unordered(in_worker, [({EXAMPLE!r},)] * 2, jobs=2)))
-            # With scipy's linear algebra loaded first, there is nothing to skip.
-            import scipy.linalg
-
-            skip_blas_probe()
+            # Here, in the program's own process, numba probes as it always does.
             print(in_worker({EXAMPLE!r}))
     """))  # fmt: skip
     lines = _python(str(script))
     assert lines[:2] == ["False", "(False, \"'absent'\")"]
     assert lines[2].startswith("(True, \"<module 'scipy.linalg.cython_blas'"), lines
+
+
+def test_a_blas_module_loaded_after_the_call_is_left_to_numba():
+    # As rumdiff train and predict go: scikit-learn loads scipy's linear algebra after
+    # the command line's call and before the first kernel.
+    script = textwrap.dedent(f"""
+        import sys
+        from rumdiff.startup import skip_blas_probe
+
+        skip_blas_probe()
+        import scipy.linalg.cython_blas as blas
+        from rumdiff.puzzle import read_puzzles
+
+        read_puzzles({EXAMPLE!r})
+        import numba.np.arraymath
+
+        print(sys.modules["scipy.linalg.cython_blas"] is blas, numba.np.arraymath._HAVE_BLAS)
+    """)  # fmt: skip
+    assert _python("-c", script) == ["True True"]
+
+
+def test_no_kernel_calls_what_the_probe_decides():
+    # numba compiles np.correlate and np.convolve by the probe's answer, and its cache
+    # does not record which: a kernel that called them could round as either.
+    kernels = sorted((REPO / "rumdiff").rglob("_[!_]*.py"))
+    assert len(kernels) > 10
+    for path in kernels:
+        assert not re.search(r"\b(correlate|convolve)\b", path.read_text()), path
