@@ -38,6 +38,22 @@ def test_invalid_copies(copies, message):
         Puzzle(copies, m=2)
 
 
+def test_copies_of_every_integer_dtype_and_a_games_shape_are_checked():
+    game = Game(4, 2, 3)
+    ones = Puzzle(np.ones((3, 4)), game=game)
+    for dtype in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint64):
+        puzzle = Puzzle(np.ones((3, 4), dtype=dtype), game=game)
+        assert puzzle.copies.dtype == np.int8 and puzzle == ones
+        with pytest.raises(ValueError, match="copies must lie in 0..2"):
+            Puzzle(np.full((3, 4), 3, dtype=dtype), game=game)
+    with pytest.raises(ValueError, match="whole numbers"):
+        Puzzle(np.full((3, 4), "1"), game=game)
+    with pytest.raises(ValueError, match="k must be"):  # told before the game's shape
+        Puzzle(np.zeros((3, 7), dtype=np.int8), game=game)
+    with pytest.raises(ValueError, match=r"copies of shape \(n, k\) = \(3, 5\) are not of"):
+        Puzzle(np.zeros((3, 5), dtype=np.int8), game=game)
+
+
 def test_stack_and_iterate():
     rng = np.random.default_rng(0)
     puzzles = [Puzzle(rng.integers(0, 3, size=(10, 4)), m=2) for _ in range(3)]

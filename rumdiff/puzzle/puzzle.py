@@ -31,9 +31,12 @@ def as_copies(copies, m: int) -> np.ndarray:
     array = np.asarray(copies)
     if array.ndim < 2:
         raise ValueError(f"copies must have shape (n, k), got {array.shape}")
-    if array.dtype == bool or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array):
+    integers = array.dtype.kind in "iu"  # (the usual case, and the checks below cost us)
+    if not integers and (
+        array.dtype == bool or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array)
+    ):
         raise ValueError(f"copies must be whole numbers (integers), got dtype {array.dtype}")
-    if array.size and not np.issubdtype(array.dtype, np.integer):
+    if array.size and not integers and not np.issubdtype(array.dtype, np.integer):
         if not np.all(np.isfinite(array)) or not np.all(np.equal(np.mod(array, 1), 0)):
             raise ValueError("copies must be whole numbers")
     if array.size and (array.min() < 0 or array.max() > m):
@@ -110,7 +113,8 @@ class Puzzle:
         if copies.ndim != 2:
             raise ValueError(f"copies must have shape (n, k), got {copies.shape}")
         n, k = copies.shape
-        check_kmn(k, m, n)
+        if self.game is None or (self.game.k, self.game.n) != (k, n):
+            check_kmn(k, m, n)  # (a game's own k, m and n were checked when it was made)
         game = _settle_game(self.game, k, m, n)
         copies.setflags(write=False)
         object.__setattr__(self, "copies", copies)
