@@ -107,8 +107,9 @@ FLOORS_VENV ?= .venv-floors
 # numba and numpy) and then the test files that reach each pinned library (numba and numpy:
 # the solver, the engine, the features, the jokers, how numba starts; scipy: the ILP;
 # pandas and pyarrow: datasets; scikit-learn and skops: models and predictions;
-# matplotlib: figures), to keep within its 15 minutes on a slow day. `make test-floors FLOORS_TESTS=tests` runs every
-# fast test on the floors; do that when a change touches how rumdiff calls a library.
+# matplotlib: figures), to keep within its 15 minutes on a slow day. `make test-floors
+# FLOORS_TESTS=tests` runs every fast test on the floors; do that when a change touches
+# how rumdiff calls a library.
 FLOORS_TESTS ?= tests/test_solver.py tests/test_engine.py tests/test_features.py \
 	tests/test_jokers.py tests/test_startup.py tests/test_dataset.py \
 	tests/test_model_files.py tests/test_predict.py tests/test_figures.py
