@@ -4,6 +4,8 @@ tile, or reads jokers and the table mark."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 __all__ = ["colour_lookup", "fast_tiles"]
@@ -22,15 +24,21 @@ def fast_tiles(line: str, colour_of: np.ndarray, n: int):
 
     ``colour_of`` is :func:`colour_lookup` of the file's colour letters.
     """
-    # Imported here, so that reading the package does not import numba.
-    from rumdiff.puzzle._tokens import read_tiles
-
     raw = np.frombuffer(line.encode("utf-8", "replace"), dtype=np.uint8)
     size = raw.shape[0] // 2 + 1
     values = np.empty(size, np.int64)
     colours = np.empty(size, np.int64)
-    count = read_tiles(raw, colour_of, n, values, colours)
+    count = _read_tiles()(raw, colour_of, n, values, colours)
     if count < 0:
         return None
     # Copies: a view would keep the buffers, sized for the line, alive with the record.
     return values[:count].copy(), colours[:count].copy()
+
+
+@cache
+def _read_tiles():
+    """The kernel, imported on first use: importing the package imports no numba, and an
+    import statement in :func:`fast_tiles` would cost every line a few us."""
+    from rumdiff.puzzle._tokens import read_tiles
+
+    return read_tiles

@@ -264,11 +264,7 @@ def solve(
         return _solve_meld(puzzle, objective, beam_width, max_states, ilp_fallback)
     if not puzzle.plain or objective != "value":
         return _solve_with_jokers(puzzle, objective, beam_width, max_states, ilp_fallback)
-    # Imported here, once a puzzle goes to them (a few us a call, which moves and turns
-    # with jokers need not pay).
-    from rumdiff.solve.engine._loop import OVER_BUDGET
-    from rumdiff.solve.engine._plain_passes import solve_kernel
-
+    solve_kernel, over_budget = _plain_kernel()
     if not solve_kernel.overloads:  # (not .signatures: that lists them, 8 us a call)
         # Compile (or load from numba's cache) outside the timing: a puzzle's seconds
         # are its own, never the compiler's.
@@ -280,7 +276,7 @@ def solve(
         report.tolist()
     )
     found = None
-    if status == OVER_BUDGET:
+    if status == over_budget:
         if not ilp_fallback:
             raise SolverBudgetError(
                 f"the DP needed more than max_states={max_states} states, or more than "
@@ -447,11 +443,20 @@ def warm_up_puzzle() -> Puzzle:
     return Puzzle.from_tiles([(1, 0), (2, 0), (3, 0)], k=1, m=1, n=3)
 
 
+@cache
+def _plain_kernel():
+    """``solve_kernel`` and the status of a pass over its budget, imported on first use:
+    importing them starts numba, and an import statement costs every call a few us."""
+    from rumdiff.solve.engine._loop import OVER_BUDGET
+    from rumdiff.solve.engine._plain_passes import solve_kernel
+
+    return solve_kernel, OVER_BUDGET
+
+
 def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool):
     """Run ``solve_kernel`` on a puzzle; return its reduced copies, path, report and (with
     ``trace``) its passes."""
-    from rumdiff.solve.engine._plain_passes import solve_kernel
-
+    solve_kernel, _ = _plain_kernel()
     tables = run_states(puzzle.m)
     # The kernel walks the values downwards (but for two beams, which walk upwards for
     # other choices, and the exact pass that proves the optimum where the beam's losses
