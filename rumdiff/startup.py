@@ -59,13 +59,10 @@ class _WithoutBlas:
     def __init__(self, loader):
         self.loader = loader
 
-    def __getattr__(self, name):  # the rest (get_source, is_package, ...) as it was
+    def __getattr__(self, name):  # the rest (create_module, get_source, ...) as it was
         if name == "loader":  # not set yet: never ask it of itself
             raise AttributeError(name)
         return getattr(self.loader, name)
-
-    def create_module(self, spec):
-        return self.loader.create_module(spec)
 
     def exec_module(self, module):
         if _BLAS in sys.modules or "scipy.linalg" in sys.modules:

@@ -31,14 +31,13 @@ def as_copies(copies, m: int) -> np.ndarray:
     array = np.asarray(copies)
     if array.ndim < 2:
         raise ValueError(f"copies must have shape (n, k), got {array.shape}")
-    integers = array.dtype.kind in "iu"  # (the usual case, and the checks below cost us)
-    if not integers and (
-        array.dtype == bool or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array)
-    ):
-        raise ValueError(f"copies must be whole numbers (integers), got dtype {array.dtype}")
-    if array.size and not integers and not np.issubdtype(array.dtype, np.integer):
-        if not np.all(np.isfinite(array)) or not np.all(np.equal(np.mod(array, 1), 0)):
-            raise ValueError("copies must be whole numbers")
+    if array.dtype.kind not in "iu":  # integers, the usual case, need no dtype checks (us)
+        dtype = array.dtype
+        if dtype.kind == "b" or not np.issubdtype(dtype, np.number) or np.iscomplexobj(array):
+            raise ValueError(f"copies must be whole numbers (integers), got dtype {dtype}")
+        if array.size and not np.issubdtype(dtype, np.integer):
+            if not np.all(np.isfinite(array)) or not np.all(np.equal(np.mod(array, 1), 0)):
+                raise ValueError("copies must be whole numbers")
     if array.size and (array.min() < 0 or array.max() > m):
         raise ValueError(f"copies must lie in 0..{m}, got {array.min()}..{array.max()}")
     return np.ascontiguousarray(array, dtype=np.int8)
