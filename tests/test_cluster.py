@@ -22,7 +22,7 @@ from rumdiff.cli import main  # noqa: E402
 from rumdiff.cluster import ClusterError, connect  # noqa: E402
 
 DASK = str(Path(sys.executable).with_name("dask"))
-GENERATE = ["--count", "600", "--seed", "5", "--chunk-size", "30", "-q"]
+GENERATE = ["-n", "40", "--count", "600", "--seed", "5", "--chunk-size", "30", "-q"]
 
 
 class Cluster:
