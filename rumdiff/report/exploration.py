@@ -116,7 +116,8 @@ def explore(
     seed : int
         Seed of every cell's puzzles (:func:`rumdiff.data.generator.generate`).
     jobs : int
-        Worker processes (joblib's convention: -1 every core).
+        Worker processes (joblib's convention: -1 every core); the cells run in the
+        workers of :func:`rumdiff.processes.run_unordered`, which die with this process.
     repeats : int
         Solves per puzzle; its seconds are the fastest.
     max_states : int
@@ -137,11 +138,11 @@ def explore(
         ``max_transitions``, ``mean_states``; ``dp_share`` (share solved by the DP,
         not by bounds alone) and ``mean_score``.
     """
-    import joblib
     import pandas as pd
 
     from rumdiff.data.family import Family
     from rumdiff.data.generator import generate
+    from rumdiff.processes import run_unordered
 
     game = Game() if game is None else game
     game = Game(game.k, game.m, game.n)  # puzzles without jokers, whatever it allows
@@ -171,8 +172,8 @@ def explore(
     if progress is not None:
         progress(0, total)
     rows = []
-    tasks = (joblib.delayed(_cell)(batch, m, repeats, max_states) for batch in batches)
-    results = joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks)
+    tasks = [(batch, m, repeats, max_states) for batch in batches]
+    results = run_unordered(_cell, tasks, jobs=jobs, ordered=True)
     for (grid, p0, p1), row in zip(cells, results, strict=True):
         rows.append({"grid": grid, "p0": p0, "p1": p1, "p2": max(0.0, 100 - p0 - p1), **row})
         done += row["puzzles"]
