@@ -3,14 +3,15 @@ and in the processes they wait for.
 
 Usage::
 
-    python experiments/suite_cpu.py [--top 25] [PYTEST ARGUMENTS]
+    python experiments/suite_cpu.py [--top 25] [--tests 10] [PYTEST ARGUMENTS]
 
 Runs pytest (by default as ``make test`` does: ``-q -n auto --dist loadfile``) with this
 file as a plugin in every test process. Around each test it reads the CPU time of its own
 process and of the children that process has waited for (``getrusage``), and its wall
 time; then it prints, per test file, the number of tests and the three sums, the files
-that cost the most CPU first, and the sums over the run. On 2 cores the suite's wall time
-is about its CPU time over two, so these sums say what a cut would save.
+that cost the most CPU first, the costliest tests, and the sums over the run. On 2
+cores the suite's wall time is about its CPU time over two, so these sums say what a
+cut would save.
 
 A child process counts where it is waited for: a pool kept from test to test (joblib's,
 or a Dask cluster of a module's fixture) counts in the test that ends it, or in none if
@@ -57,6 +58,7 @@ def pytest_runtest_protocol(item, nextitem):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=25, help="files to list (default: 25)")
+    parser.add_argument("--tests", type=int, default=10, help="tests to list (default: 10)")
     options, pytest_args = parser.parse_known_args()
     pytest_args = pytest_args or ["-q", "-n", "auto", "--dist", "loadfile"]
     here = str(Path(__file__).resolve().parent)
@@ -84,6 +86,11 @@ def main() -> int:
     print(f"\n{'file':<40} {'tests':>6} {'own CPU':>9} {'waited':>9} {'wall':>9}")
     for name, (tests, own, waited, wall) in ranked[: options.top]:
         print(f"{name:<40} {tests:>6} {own:>8.1f}s {waited:>8.1f}s {wall:>8.1f}s")
+    print(f"\n{'own CPU':>9} {'waited':>9} {'wall':>9}  test")
+    costly = sorted(records, key=lambda record: -(record["own"] + record["waited"]))
+    for record in costly[: options.tests]:
+        print(f"{record['own']:>8.1f}s {record['waited']:>8.1f}s {record['wall']:>8.1f}s  "
+              f"{record['test']}")  # fmt: skip
     own = sum(record["own"] for record in records)
     waited = sum(record["waited"] for record in records)
     print(f"{len(records)} tests: {own:.1f} s of CPU in the test processes, {waited:.1f} s in "
