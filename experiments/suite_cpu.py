@@ -1,5 +1,6 @@
-"""Where the fast suite's CPU goes: seconds of CPU per test file, in the test processes
-and in the processes they wait for.
+"""Where the fast suite's CPU goes: seconds of CPU per test file and per test.
+
+The CPU of the test processes, and of the processes they wait for.
 
 Usage::
 
@@ -44,8 +45,10 @@ def _usage() -> tuple[float, float, float]:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """Record a test's CPU (its process and the children it waited for) and wall time,
-    set-up and tear-down included."""
+    """Record a test's CPU and wall time, set-up and tear-down included.
+
+    The CPU is its process's and that of the children the process waited for meanwhile.
+    """
     before = _usage()
     yield
     after = _usage()
@@ -95,8 +98,10 @@ def main() -> int:
     waited = sum(record["waited"] for record in records)
     print(f"{len(records)} tests: {own:.1f} s of CPU in the test processes, {waited:.1f} s in "
           f"the children they waited for")  # fmt: skip
-    print(f"the run: {ended[0] + ended[1] - began[0] - began[1]:.1f} s of CPU in "
-          f"{ended[2] - began[2]:.1f} s")  # fmt: skip
+    spent = ended[0] + ended[1] - began[0] - began[1]
+    print(f"the run: {spent:.1f} s of CPU in {ended[2] - began[2]:.1f} s; "
+          f"{spent - own - waited:.1f} s of it outside any test (starting pytest and its "
+          "test processes, collecting, children never waited for during a test)")  # fmt: skip
     return int(code)
 
 

@@ -74,6 +74,9 @@ def test_explore_rejects_bad_arguments():
         explore(**{**TINY, "samples": 0})
     with pytest.raises(ValueError, match="grid step"):
         explore(**{**TINY, "step": 0})
+    for jobs in (0, 1.5, None):
+        with pytest.raises(ValueError, match="jobs must be a "):
+            explore(**{**TINY, "jobs": jobs})
     for limit in (0.0, -1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="max_memory_gb"):
             explore(**{**TINY, "max_memory_gb": limit})

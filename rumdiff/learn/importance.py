@@ -41,12 +41,12 @@ def importances(data, final, first, test_rows, *, seed=config.SEED) -> pd.DataFr
 
 
 def macro_f1(estimator, X, y) -> float:
-    """The macro-averaged F1 score of ``estimator``'s predictions for ``X`` against ``y``:
-    scikit-learn's ``"f1_macro"`` scorer, to the last bit, without its checks.
+    """Macro-averaged F1 of ``estimator`` on ``X`` and ``y``, as scikit-learn's "f1_macro".
 
-    The mean over the labels of ``y`` and the predictions together (sorted) of each
-    label's F1, ``2 tp / (true + predicted)``, computed as scikit-learn computes it; such
-    a label is never counted zero times both ways, so no division is by zero.
+    scikit-learn's scorer of that name, to the last bit, without its checks of the
+    labels: the mean, over the labels of ``y`` and of the predictions (sorted), of each
+    label's F1, ``2 tp / (true + predicted)``, computed as scikit-learn computes it. No
+    such label is counted zero times both ways, so no division is by zero.
     """
     predicted = np.asarray(estimator.predict(X))
     y = np.asarray(y)

@@ -116,8 +116,10 @@ def explore(
     seed : int
         Seed of every cell's puzzles (:func:`rumdiff.data.generator.generate`).
     jobs : int
-        Worker processes (joblib's convention: -1 every core); the cells run in the
-        workers of :func:`rumdiff.processes.run_unordered`, which die with this process.
+        Worker processes (joblib's convention: -1 every core, -2 all but one; not 0).
+        The cells run in the workers of :func:`rumdiff.processes.run_unordered`, fresh
+        processes that die with this one: a script that asks for more than one needs
+        the ``if __name__ == "__main__":`` guard that spawned processes need.
     repeats : int
         Solves per puzzle; its seconds are the fastest.
     max_states : int
@@ -151,6 +153,8 @@ def explore(
         raise ValueError("exploring p0 and p1 needs m >= 2")
     samples = whole("samples", samples, low=1)
     repeats = whole("repeats", repeats, low=1)
+    if whole("jobs", jobs) == 0:
+        raise ValueError("jobs must be a non-zero whole number (-1: every core), got 0")
     if not (np.isfinite(max_memory_gb) and max_memory_gb > 0):
         raise ValueError(f"max_memory_gb must be a finite number above 0, got {max_memory_gb!r}")
     sizes = {"step": step, "zoom_step": zoom_step, "zoom_max": zoom_max, "samples": samples}
