@@ -178,7 +178,9 @@ def build_dataset(
     label_by, thresholds
         Label scheme and thresholds (:func:`rumdiff.data.labels.compute_labels`).
     jobs : int
-        Worker processes (joblib's convention: -1 every core, 1 none).
+        Worker processes (joblib's convention: -1 every core, 1 none). They are fresh
+        (spawned) processes: a script that asks for more than one needs the
+        ``if __name__ == "__main__":`` guard that spawned processes need.
     scheduler : str, optional
         Address of a Dask scheduler (``tcp://host:8786``): solve the chunks on its
         workers instead of local processes (:mod:`rumdiff.cluster`); the rows are the same.
