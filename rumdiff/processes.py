@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from rumdiff.validation import jobs_count
+
 __all__ = [
     "LockedError",
     "RunLock",
@@ -53,7 +55,14 @@ def die_with_parent(parent: int) -> None:
 
 
 def effective_jobs(jobs: int) -> int:
-    """Worker processes for ``jobs`` (joblib's convention: -1 every core, -2 all but one)."""
+    """Worker processes for ``jobs`` (joblib's convention: -1 every core, -2 all but one).
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` is not a whole number, or is 0.
+    """
+    jobs = jobs_count(jobs)
     cores = os.cpu_count() or 1
     return jobs if jobs > 0 else max(1, cores + 1 + jobs)
 

@@ -17,6 +17,7 @@ __all__ = [
     "check_kmn",
     "choice",
     "control_character",
+    "jobs_count",
     "one_line",
     "plain",
     "quoted",
@@ -84,6 +85,15 @@ def whole(name: str, value, *, low=None, high=None, error=ValueError) -> int:
     if (low is not None and value < low) or (high is not None and value > high):
         raise error(f"{name} must be a whole number{_bounds(low, high)}, got {value}")
     return value
+
+
+def jobs_count(jobs, *, error=ValueError) -> int:
+    """``jobs`` as a whole number of workers in joblib's convention (-1 every core, -2 all
+    but one); 0 means nothing there, so it is refused."""
+    jobs = whole("jobs", jobs, error=error)
+    if jobs == 0:
+        raise error("jobs must be a non-zero whole number (-1: every core), got 0")
+    return jobs
 
 
 def real(name: str, value, *, low=None, high=None, error=ValueError) -> float:

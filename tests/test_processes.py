@@ -185,6 +185,20 @@ def test_short_work_never_starts_workers():
     assert results == [(i, os.getpid()) for i in range(6)]
 
 
+def test_jobs_follow_joblibs_convention_and_zero_is_refused():
+    from rumdiff.processes import WorkerPool, effective_jobs, run_unordered
+
+    cores = os.cpu_count() or 1
+    assert [effective_jobs(jobs) for jobs in (3, -1, -2)] == [3, cores, max(1, cores - 1)]
+    for jobs in (0, 1.0, True, None):
+        with pytest.raises(ValueError, match="jobs must be a "):
+            effective_jobs(jobs)
+    with pytest.raises(ValueError, match="non-zero"):
+        list(run_unordered(_pid_after, [(0.0, 1)], jobs=0))
+    with pytest.raises(ValueError, match="non-zero"):
+        WorkerPool(0)
+
+
 def test_work_that_goes_on_moves_to_workers_in_order():
     from rumdiff.processes import run_unordered
 

@@ -66,7 +66,7 @@ from rumdiff.data.labels import check_thresholds, class_counts, compute_labels
 from rumdiff.data.runfolder import RUN_FILE, joined_parts, part_name, start_run
 from rumdiff.data.schema import dataset_columns, feature_columns, label_metadata
 from rumdiff.processes import LockedError, RunLock, run_unordered
-from rumdiff.validation import choice, whole
+from rumdiff.validation import choice, jobs_count, whole
 
 __all__ = ["DatasetSpec", "build_dataset"]
 
@@ -222,8 +222,7 @@ def build_dataset(
         raise DatasetError(f"{label_by} labels need the {needed} among the solvers {spec.solvers}")
     max_states = whole("max_states", max_states, low=1, high=config.MAX_STATES_LIMIT,
                        error=DatasetError)  # fmt: skip
-    if whole("jobs", jobs, error=DatasetError) == 0:
-        raise DatasetError("jobs must be a non-zero whole number (-1: every core), got 0")
+    jobs_count(jobs, error=DatasetError)
     family = spec.family
     features = feature_columns(spec.feature_set, family.game.k, family.game.m, family.has_jokers)
     generated = generate(spec.count, family, seed=spec.seed)

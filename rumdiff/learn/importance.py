@@ -23,7 +23,7 @@ def importances(data, final, first, test_rows, *, seed=config.SEED) -> pd.DataFr
     # Each feature is scored once per repeat. scikit-learn's scorer of that name spends
     # most of a scoring of a few hundred rows checking the labels; ours gives the same
     # score to the last bit (tests/test_importance.py).
-    scoring = _SCORERS.get(config.TRAIN_SCORING, config.TRAIN_SCORING)
+    scoring = macro_f1 if config.TRAIN_SCORING == "f1_macro" else config.TRAIN_SCORING
     permuted = permutation_importance(
         first, data.X[test_rows], data.y[test_rows], scoring=scoring,
         n_repeats=config.PERMUTATION_REPEATS, random_state=seed, n_jobs=1,
@@ -56,8 +56,3 @@ def macro_f1(estimator, X, y) -> float:
     hits = np.bincount(true[true == guessed], minlength=size)
     counts = np.bincount(true, minlength=size) + np.bincount(guessed, minlength=size)
     return float(np.mean(2.0 * hits / counts))
-
-
-#: Scorers of ``config.TRAIN_SCORING``'s names that permutation importance uses instead
-#: of scikit-learn's, each equal to it.
-_SCORERS = {"f1_macro": macro_f1}

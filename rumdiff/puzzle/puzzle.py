@@ -35,9 +35,8 @@ def as_copies(copies, m: int) -> np.ndarray:
         dtype = array.dtype
         if dtype.kind == "b" or not np.issubdtype(dtype, np.number) or np.iscomplexobj(array):
             raise ValueError(f"copies must be whole numbers (integers), got dtype {dtype}")
-        if array.size and not np.issubdtype(dtype, np.integer):
-            if not np.all(np.isfinite(array)) or not np.all(np.equal(np.mod(array, 1), 0)):
-                raise ValueError("copies must be whole numbers")
+        if array.size and not (np.all(np.isfinite(array)) and np.all(np.mod(array, 1) == 0)):
+            raise ValueError("copies must be whole numbers")
     if array.size and (array.min() < 0 or array.max() > m):
         raise ValueError(f"copies must lie in 0..{m}, got {array.min()}..{array.max()}")
     return np.ascontiguousarray(array, dtype=np.int8)

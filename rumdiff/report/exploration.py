@@ -20,7 +20,7 @@ import numpy as np
 
 from rumdiff import config
 from rumdiff.puzzle import Game
-from rumdiff.validation import whole
+from rumdiff.validation import jobs_count, whole
 
 __all__ = ["GRIDS", "explore", "grid_cells", "write_explore"]
 
@@ -153,8 +153,7 @@ def explore(
         raise ValueError("exploring p0 and p1 needs m >= 2")
     samples = whole("samples", samples, low=1)
     repeats = whole("repeats", repeats, low=1)
-    if whole("jobs", jobs) == 0:
-        raise ValueError("jobs must be a non-zero whole number (-1: every core), got 0")
+    jobs_count(jobs)
     if not (np.isfinite(max_memory_gb) and max_memory_gb > 0):
         raise ValueError(f"max_memory_gb must be a finite number above 0, got {max_memory_gb!r}")
     sizes = {"step": step, "zoom_step": zoom_step, "zoom_max": zoom_max, "samples": samples}
