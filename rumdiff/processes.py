@@ -151,13 +151,17 @@ def _start_worker(parent: int) -> None:
 
 
 def _close_pool(pool, finished: bool) -> None:
-    """Shut a pool down; unless its work ``finished``, kill its workers first."""
+    """Shut a pool down and wait for its threads; unless its work ``finished``, kill its
+    workers first."""
     if not finished:
         # Stopped early (an error, Ctrl-C, a closed generator): the tasks running or
         # queued are not wanted, and the interpreter would wait for them at exit.
         for process in list(getattr(pool, "_processes", {}).values()):
             process.kill()
-    pool.shutdown(wait=finished, cancel_futures=True)
+    # Wait even when stopped early: the pool's manager thread closes a pipe as it ends,
+    # and the interpreter's exit writes to that pipe, so a thread left running races
+    # the exit (which then prints a traceback after a command's one-line message).
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _finished(pending: list, ordered: bool, wait, first_completed):

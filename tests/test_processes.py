@@ -165,6 +165,24 @@ def test_an_error_in_a_task_stops_the_pool_at_once():
     assert time.monotonic() - started < 20, "waited for the other tasks"
 
 
+def test_stopping_early_leaves_no_thread_for_the_exit_to_race():
+    # The pool's manager thread closes its wake-up pipe as it ends, while the
+    # interpreter's exit writes to that pipe: a thread left running can make the exit
+    # print a traceback (a command stopped by a signal). Stopping must join it.
+    import threading
+
+    from rumdiff.processes import WorkerPool, run_unordered
+
+    before = set(threading.enumerate())
+    results = run_unordered(_pid_after, [(0.3, i) for i in range(8)], jobs=2)
+    next(results)
+    results.close()
+    assert set(threading.enumerate()) == before
+    with pytest.raises(ValueError, match="task 0 fails"), WorkerPool(2) as pool:
+        pool.map(_slow_or_failing, [(i,) for i in range(4)])
+    assert set(threading.enumerate()) == before
+
+
 def test_a_worker_that_dies_is_one_clear_error():
     from rumdiff.processes import WorkerError, run_unordered
 
