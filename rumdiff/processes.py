@@ -161,7 +161,10 @@ def _close_pool(pool, finished: bool) -> None:
     # Wait even when stopped early: the pool's manager thread closes a pipe as it ends,
     # and the interpreter's exit writes to that pipe, so a thread left running races
     # the exit (which then prints a traceback after a command's one-line message).
-    pool.shutdown(wait=True, cancel_futures=True)
+    try:
+        pool.shutdown(wait=True, cancel_futures=True)
+    except RuntimeError:  # interrupted as it started its thread: none to wait for
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _finished(pending: list, ordered: bool, wait, first_completed):

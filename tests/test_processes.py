@@ -37,6 +37,11 @@ def _command(pid: int) -> str:
         return ""
 
 
+def _workers(pid: int) -> list[int]:
+    """The spawned worker processes of ``pid`` (not its resource tracker)."""
+    return [child for child in _children(pid) if "spawn_main" in _command(child)]
+
+
 def _signal_state(pid: int) -> str:
     """The blocked, ignored and caught signals of a process, as /proc shows them."""
     try:
@@ -132,8 +137,8 @@ def test_generate_workers_die_when_generate_is_killed(tmp_path):
                "--jobs", "2", "--chunk-size", "2000", "-q"]  # fmt: skip
     run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        assert _wait(lambda: len(_children(run.pid)) >= 2, 120), "no workers started"
-        workers = _children(run.pid)
+        assert _wait(lambda: len(_workers(run.pid)) >= 2, 120), "no workers started"
+        workers = _workers(run.pid)
         run.send_signal(signal.SIGKILL)
         run.wait(timeout=10)
         assert _wait(lambda: not any(_alive(w) for w in workers), 20), "orphaned workers"
@@ -169,18 +174,39 @@ def test_stopping_early_leaves_no_thread_for_the_exit_to_race():
     # The pool's manager thread closes its wake-up pipe as it ends, while the
     # interpreter's exit writes to that pipe: a thread left running can make the exit
     # print a traceback (a command stopped by a signal). Stopping must join it.
-    import threading
-
     from rumdiff.processes import WorkerPool, run_unordered
 
-    before = set(threading.enumerate())
+    before = _pool_threads()
     results = run_unordered(_pid_after, [(0.3, i) for i in range(8)], jobs=2)
     next(results)
     results.close()
-    assert set(threading.enumerate()) == before
+    assert _pool_threads() == before
     with pytest.raises(ValueError, match="task 0 fails"), WorkerPool(2) as pool:
         pool.map(_slow_or_failing, [(i,) for i in range(4)])
-    assert set(threading.enumerate()) == before
+    assert _pool_threads() == before
+
+
+def test_a_pool_stopped_as_its_thread_started_still_closes():
+    # An interrupt inside a pool's first submit can leave its manager thread made but
+    # not started: waiting for that thread raises, so closing must not wait.
+    import threading
+
+    from rumdiff.processes import _close_pool, _spawn_pool
+
+    pool = _spawn_pool(1)
+    pool._executor_manager_thread = threading.Thread(target=print)
+    _close_pool(pool, finished=False)
+
+
+def _pool_threads() -> set:
+    """The live threads of process pools and their queues (other tests' may linger)."""
+    import threading
+
+    return {
+        thread for thread in threading.enumerate()
+        if type(thread).__module__.startswith("concurrent.futures")
+        or thread.name == "QueueFeederThread"
+    }  # fmt: skip
 
 
 def test_a_worker_that_dies_is_one_clear_error():
@@ -224,8 +250,10 @@ def test_work_that_goes_on_moves_to_workers_in_order():
     results = list(run_unordered(_pid_after, tasks, jobs=2, ordered=True, local_seconds=0.3))
     assert [index for index, _ in results] == list(range(8))
     here = [index for index, pid in results if pid == os.getpid()]
-    assert here == [0, 1]  # 0.3 s of work here, then the workers take the rest
-    assert all(pid != os.getpid() for _, pid in results[2:])
+    # 0.3 s of work here, then the workers take the rest: two tasks of 0.15 s, or one
+    # if a sleep overran (a loaded machine)
+    assert here in ([0], [0, 1])
+    assert all(pid != os.getpid() for _, pid in results[len(here) :])
 
 
 def test_no_local_seconds_sends_every_task_to_the_workers():
@@ -240,22 +268,23 @@ def test_no_local_seconds_sends_every_task_to_the_workers():
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
 def test_a_capped_child_dies_with_its_parent(how, tmp_path):
     # The parent runs run_capped as the command line does: under its signal handlers,
-    # which hold an interrupt that lands where Python would only print it (a __del__),
     # and with SIGINT and SIGTERM unblocked, as a shell starts a command, whatever the
-    # test worker's signals. With neither, 2 of 4 full runs of the suite on a fresh clone timed
-    # out here; the cause was not found (alone, 100 runs under load never timed out).
+    # test worker's signals. The script needs the main guard: without it the spawned
+    # child ran the script again, failed at once, and the parent ended before it was
+    # signalled, so the test checked nothing and timed out when it missed the child.
     script = tmp_path / "parent.py"
     script.write_text(
         textwrap.dedent(
             """
         import signal
         import time
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
         from rumdiff.cli.signals import stop_on_signals
         from rumdiff.processes import run_capped
-        with stop_on_signals():
-            print("started", flush=True)
-            run_capped(time.sleep, 120, memory=1 << 30)
+        if __name__ == "__main__":
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+            with stop_on_signals():
+                print("started", flush=True)
+                run_capped(time.sleep, 120, memory=1 << 30)
         """
         )
     )
@@ -267,9 +296,11 @@ def test_a_capped_child_dies_with_its_parent(how, tmp_path):
         assert parent.stdout.readline().strip() == "started"
         # The capped child, spawned (the first child may be multiprocessing's resource
         # tracker, started before it).
-        assert _wait(lambda: any("spawn_main" in _command(pid) for pid in _children(parent.pid)))
+        assert _wait(lambda: _workers(parent.pid))
         children = _children(parent.pid)
         before = _signal_state(parent.pid)
+        time.sleep(0.5)  # the child at work, not starting
+        assert parent.poll() is None, "the parent ended before it was signalled"
         parent.send_signal(how)
         try:
             parent.wait(timeout=20)  # an interrupt is not held up by the child's work
