@@ -27,6 +27,7 @@ __all__ = [
     "WorkerPool",
     "die_with_parent",
     "effective_jobs",
+    "joblib_workers_die_with_parent",
     "run_capped",
     "run_unordered",
 ]
@@ -52,6 +53,30 @@ def die_with_parent(parent: int) -> None:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
+
+
+@contextlib.contextmanager
+def joblib_workers_die_with_parent():
+    """Inside the block, joblib's worker processes (loky's) die with this process.
+
+    scikit-learn's searches run on joblib, whose loky workers outlive a parent killed
+    outright (``kill -9``) until they have been idle for minutes. Unless the caller has
+    chosen another backend (a Dask cluster, threads), the block chooses loky with
+    :func:`die_with_parent` as its workers' initializer. Wrap only work that asks joblib
+    for processes: a chosen backend overrides scikit-learn's preference for threads
+    (a forest's ``n_jobs``).
+    """
+    import joblib
+    from joblib.parallel import LokyBackend, get_active_backend
+
+    backend, _ = get_active_backend()
+    if not isinstance(backend, LokyBackend):
+        yield
+        return
+    with joblib.parallel_config(
+        backend="loky", initializer=die_with_parent, initargs=(os.getpid(),)
+    ):
+        yield
 
 
 def effective_jobs(jobs: int) -> int:

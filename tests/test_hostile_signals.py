@@ -143,6 +143,13 @@ def test_sigterm_during_train_stops_its_workers(dataset, tmp_path):
     assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
 
 
+def test_train_killed_outright_leaves_no_worker(dataset, tmp_path):
+    # kill -9 leaves train no clean-up: its search's workers must die on their own.
+    argv = ["train", str(dataset), "-o", str(tmp_path / "run"), "--jobs", "2", "-q"]
+    exit_code, _, left = _signal_when(argv, _workers(2), signal.SIGKILL)
+    assert (exit_code, left) == (-signal.SIGKILL, 0)
+
+
 def test_an_interrupt_wrapped_by_a_compiled_kernel_is_one_line(monkeypatch, capsys):
     # numba reports a KeyboardInterrupt raised during a kernel as a SystemError around it.
     from rumdiff.cli import features, main

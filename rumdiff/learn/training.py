@@ -203,6 +203,8 @@ def search(data: TrainingData, grid="default", *, rows=None, jobs=1, seed=config
     """Stage 1: grid search on a stratified subsample; returns (best params, table, rows)."""
     from sklearn.model_selection import GridSearchCV
 
+    from rumdiff.processes import joblib_workers_die_with_parent
+
     param_grid = grid_for(grid)
     keep = stratified_subsample(data.y, rows, seed)
     candidates = int(np.prod([len(values) for values in param_grid.values()]))
@@ -217,7 +219,8 @@ def search(data: TrainingData, grid="default", *, rows=None, jobs=1, seed=config
         make_pipeline(seed=seed, jobs=1), param_grid, scoring=config.TRAIN_SCORING,
         cv=splits, n_jobs=jobs, refit=False, error_score="raise",
     )  # fmt: skip
-    searcher.fit(data.X[keep], data.y[keep])
+    with joblib_workers_die_with_parent():  # the search's workers are processes
+        searcher.fit(data.X[keep], data.y[keep])
     results = searcher.cv_results_
     # As text, so that None (no class weights, no depth limit) reads as such in the CSV.
     table = pd.DataFrame(
