@@ -165,22 +165,17 @@ def test_an_interrupt_wrapped_by_a_compiled_kernel_is_one_line(monkeypatch, caps
     assert capsys.readouterr().err == "rumdiff features: interrupted\n"
 
 
-#: A signal caught where an exception would only be printed (a ``__del__``), then held.
-SWALLOWED = """
+#: A script that sends itself SIGTERM from inside the function ``{name}`` under
+#: stop_on_signals, and says whether Terminated came, and after which steps.
+HELD = """
 import os, signal, time
 from rumdiff.cli.signals import Terminated, stop_on_signals
 
 reached = []
-
-def __del__():  # where an exception would only be printed, and the command go on
-    os.kill(os.getpid(), signal.SIGTERM)
-    for _ in range(1000):  # the handler runs here, with this frame on the stack
-        pass
-    reached.append("end of __del__")
-
+{define}
 try:
     with stop_on_signals():
-        __del__()
+        {name}()
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:  # the held signal comes back here
             pass
@@ -188,40 +183,29 @@ try:
 except Terminated:
     print("raised", reached)
 """
-
-
+#: The signalling function's body.
+SIGNAL = """
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(1000):  # the handler runs here, with this frame on the stack
+        pass
+    reached.append("end of {name}")
+"""
+#: A signal caught where an exception would only be printed (a ``__del__``), then held.
+SWALLOWED = HELD.format(name="__del__", define="def __del__():" + SIGNAL.format(name="__del__"))
 #: A signal caught while a pool starts a worker, then held: raised there, it would leave
 #: a child the pool does not know. The function's code reads as the standard library's
 #: pool, where workers start.
-STARTING = '''
-import os, signal, time
-from rumdiff.cli.signals import Terminated, stop_on_signals
-
-reached = []
-START = """
-def start_worker():
-    os.kill(os.getpid(), signal.SIGTERM)
-    for _ in range(1000):  # the handler runs here, with this frame on the stack
-        pass
-    reached.append("end of the start")
-"""
-exec(compile(START, os.path.join("lib", "concurrent", "futures", "process.py"), "exec"))
-
-try:
-    with stop_on_signals():
-        start_worker()
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:  # the held signal comes back here
-            pass
-    print("not raised", reached)
-except Terminated:
-    print("raised", reached)
-'''
+STARTING = HELD.format(
+    name="start_worker",
+    define=f"START = {'def start_worker():' + SIGNAL.format(name='start_worker')!r}\n"
+    'exec(compile(START, os.path.join("lib", "concurrent", "futures", "process.py"), '
+    '"exec"))',
+)
 
 
 @pytest.mark.parametrize(
     "source, end",
-    [(SWALLOWED, "end of __del__"), (STARTING, "end of the start")],
+    [(SWALLOWED, "end of __del__"), (STARTING, "end of start_worker")],
     ids=["__del__", "a worker's start"],
 )
 @pytest.mark.parametrize("run", ["file", "-c"])
