@@ -64,9 +64,11 @@ def _signal_when(argv, ready, signum) -> tuple[int, str, int]:
         time.sleep(0.5)  # inside the work, not at its edge
         process.send_signal(signum)
         _, err = process.communicate(timeout=60)
-    finally:
+    finally:  # on a failure too: no process or pipe left for a later test to warn of
         if process.poll() is None:
             process.kill()
+            process.wait(timeout=10)
+        process.stderr.close()
     left = _session(process.pid)
     for _ in range(50):  # a killed worker may take a moment to be reaped
         if not left:
