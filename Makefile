@@ -112,7 +112,8 @@ FLOORS_VENV ?= .venv-floors
 # how rumdiff calls a library.
 FLOORS_TESTS ?= tests/test_solver.py tests/test_engine.py tests/test_features.py \
 	tests/test_jokers.py tests/test_startup.py tests/test_dataset.py \
-	tests/test_model_files.py tests/test_predict.py tests/test_figures.py
+	tests/test_model_files.py tests/test_predict.py tests/test_figures.py \
+	tests/test_processes.py
 
 test-floors: $(FLOORS_VENV)/.installed $(FLOORS_VENV)/.kernels
 	$(FLOORS_VENV)/bin/python $(PYTEST) $(FLOORS_TESTS)

@@ -38,6 +38,9 @@ _END = object()
 #: prctl option that sets the signal a process gets when its parent dies (Linux).
 _PR_SET_PDEATHSIG = 1
 
+#: Seconds a pool stopped early may take to end its manager thread.
+_CLOSE_SECONDS = 10.0
+
 
 def die_with_parent(parent: int) -> None:
     """Kill this process when ``parent`` dies; exit at once if it is already gone.
@@ -62,9 +65,10 @@ def joblib_workers_die_with_parent():
     scikit-learn's searches run on joblib, whose loky workers outlive a parent killed
     outright (``kill -9``) until they have been idle for minutes. Unless the caller has
     chosen another backend (a Dask cluster, threads), the block chooses loky with
-    :func:`die_with_parent` as its workers' initializer. Wrap only work that asks joblib
-    for processes: a chosen backend overrides scikit-learn's preference for threads
-    (a forest's ``n_jobs``).
+    :func:`die_with_parent` as its workers' initializer; a loky backend the caller
+    configured (its ``inner_max_num_threads``, its own initializer) gives way to this
+    one. Wrap only work that asks joblib for processes: a chosen backend overrides
+    scikit-learn's preference for threads (a forest's ``n_jobs``).
     """
     import joblib
     from joblib.parallel import LokyBackend, get_active_backend
@@ -176,20 +180,27 @@ def _start_worker(parent: int) -> None:
 
 
 def _close_pool(pool, finished: bool) -> None:
-    """Shut a pool down and wait for its threads; unless its work ``finished``, kill its
-    workers first."""
-    if not finished:
-        # Stopped early (an error, Ctrl-C, a closed generator): the tasks running or
-        # queued are not wanted, and the interpreter would wait for them at exit.
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.kill()
-    # Wait even when stopped early: the pool's manager thread closes a pipe as it ends,
-    # and the interpreter's exit writes to that pipe, so a thread left running races
-    # the exit (which then prints a traceback after a command's one-line message).
-    try:
-        pool.shutdown(wait=True, cancel_futures=True)
-    except RuntimeError:  # interrupted as it started its thread: none to wait for
-        pool.shutdown(wait=False, cancel_futures=True)
+    """Shut a pool down, its workers killed first unless its work ``finished``."""
+    if finished:
+        pool.shutdown(wait=True)
+        return
+    # Stopped early (an error, Ctrl-C, a closed generator): the tasks running or queued
+    # are not wanted, and the interpreter would wait for them at exit.
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+    # Nobody reads the tasks' pipe now: closing this end makes a write to it fail, not
+    # block (Python 3.10 left the pool's feeder blocked on a large task; 3.11 closes it).
+    reader = getattr(getattr(pool, "_call_queue", None), "_reader", None)
+    if reader is not None:
+        reader.close()
+    thread = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    # The manager thread closes a pipe as it ends, and the interpreter's exit writes to
+    # that pipe: a thread left running races the exit, which then prints a traceback
+    # after a command's one line. So wait for it, but not forever.
+    if thread is not None:
+        with contextlib.suppress(RuntimeError):  # interrupted as it started: never ran
+            thread.join(_CLOSE_SECONDS)
 
 
 def _finished(pending: list, ordered: bool, wait, first_completed):

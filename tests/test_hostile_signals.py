@@ -152,6 +152,21 @@ def test_train_killed_outright_leaves_no_worker(dataset, tmp_path):
     assert (exit_code, left) == (-signal.SIGKILL, 0)
 
 
+@pytest.mark.parametrize(
+    "module, held", [("rumdiff.cli.train", False), ("numba.core.compiler", True)]
+)
+def test_a_signal_is_held_by_the_code_s_module_not_its_folder(module, held):
+    # A checkout under folders named numba or loky is still rumdiff's code.
+    from rumdiff.cli import signals
+
+    path = os.path.join(os.sep, "home", "numba", "loky", "multiprocessing", "train.py")
+    namespace = {"__name__": module}
+    exec(compile("import sys\ndef here():\n    return sys._getframe()\n", path, "exec"),
+         namespace)  # fmt: skip
+    with signals.stop_on_signals():  # what lies outside the block is not looked at
+        assert signals._held_back(namespace["here"]()) is held
+
+
 def test_an_interrupt_wrapped_by_a_compiled_kernel_is_one_line(monkeypatch, capsys):
     # numba reports a KeyboardInterrupt raised during a kernel as a SystemError around it.
     from rumdiff.cli import features, main
@@ -195,19 +210,21 @@ SIGNAL = """
 #: A signal caught where an exception would only be printed (a ``__del__``), then held.
 SWALLOWED = HELD.format(name="__del__", define="def __del__():" + SIGNAL.format(name="__del__"))
 #: A signal caught while a pool starts a worker, then held: raised there, it would leave
-#: a child the pool does not know. The function's code reads as the standard library's
-#: pool, where workers start.
+#: a child the pool does not know. The function is the standard library pool's that
+#: starts a worker, by its module's and its own name.
 STARTING = HELD.format(
-    name="start_worker",
-    define=f"START = {'def start_worker():' + SIGNAL.format(name='start_worker')!r}\n"
-    'exec(compile(START, os.path.join("lib", "concurrent", "futures", "process.py"), '
-    '"exec"))',
+    name="_spawn_process",
+    define=f"START = {'def _spawn_process():' + SIGNAL.format(name='_spawn_process')!r}\n"
+    'pool = {"__name__": "concurrent.futures.process", "os": os, "signal": signal, '
+    '"reached": reached}\n'
+    'exec(compile(START, "pool.py", "exec"), pool)\n'
+    '_spawn_process = pool["_spawn_process"]',
 )
 
 
 @pytest.mark.parametrize(
     "source, end",
-    [(SWALLOWED, "end of __del__"), (STARTING, "end of start_worker")],
+    [(SWALLOWED, "end of __del__"), (STARTING, "end of _spawn_process")],
     ids=["__del__", "a worker's start"],
 )
 @pytest.mark.parametrize("run", ["file", "-c"])

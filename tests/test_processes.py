@@ -180,10 +180,35 @@ def test_stopping_early_leaves_no_thread_for_the_exit_to_race():
     results = run_unordered(_pid_after, [(0.3, i) for i in range(8)], jobs=2)
     next(results)
     results.close()
-    assert _pool_threads() == before
+    assert _pool_threads() <= before
     with pytest.raises(ValueError, match="task 0 fails"), WorkerPool(2) as pool:
         pool.map(_slow_or_failing, [(i,) for i in range(4)])
-    assert _pool_threads() == before
+    assert _pool_threads() <= before
+
+
+def test_a_pool_stopped_with_large_tasks_queued_closes_at_once(tmp_path):
+    # Tasks larger than a pipe holds: Python 3.10 left the pool's feeder blocked writing
+    # one to the killed workers, and the process hung as it exited.
+    script = tmp_path / "large.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import time
+            from rumdiff.processes import run_unordered
+
+            def work(blob, index):
+                time.sleep(0 if index == 0 else 60)
+
+            if __name__ == "__main__":
+                results = run_unordered(work, [(b"x" * 200_000, i) for i in range(8)], jobs=2)
+                next(results)
+                results.close()
+            """
+        )
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=50)  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "")
 
 
 def test_a_pool_stopped_as_its_thread_started_still_closes():
@@ -195,7 +220,7 @@ def test_a_pool_stopped_as_its_thread_started_still_closes():
 
     pool = _spawn_pool(1)
     pool._executor_manager_thread = threading.Thread(target=print)
-    _close_pool(pool, finished=False)
+    _close_pool(pool, finished=False)  # raised RuntimeError when it waited for the thread
 
 
 def _pool_threads() -> set:

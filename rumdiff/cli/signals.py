@@ -12,7 +12,6 @@ import, in source run by ``exec``, or while a pool starts a worker process or th
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import sys
 import threading
@@ -21,32 +20,55 @@ __all__ = ["Terminated", "interrupt_behind", "stop_on_signals"]
 
 #: Seconds after which a held signal is tried again.
 RETRY_SECONDS = 0.05
-#: Code where a raised exception is swallowed: its folders, and method names.
-_SWALLOWING_PACKAGES = (f"{os.sep}llvmlite{os.sep}", f"{os.sep}numba{os.sep}")
+#: Code where a raised exception is swallowed: its packages (by module name, never by
+#: folder: a checkout under a folder named numba is not numba), and method names.
+_SWALLOWING_PACKAGES = ("llvmlite", "numba")
 _SWALLOWING_FUNCTIONS = ("__del__",)
 #: Code a signal must not interrupt either: an import, or source run by exec (as
 #: dataclasses and numba build functions). A KeyboardInterrupt raised there made
 #: CPython 3.11 end the process by SIGINT (exit -2) even after it was handled and the
 #: command returned 130: in 2 of 21 runs of ``solve`` interrupted while it imported.
 _UNINTERRUPTIBLE_FILES = ("<frozen importlib._bootstrap", "<string>")
-#: Code that starts a child process or a pool's thread (the standard library's, and
-#: loky's under joblib). A KeyboardInterrupt raised there left a forked child its pool
-#: did not know yet, which printed a traceback once its parent had gone, or a thread
-#: that never started, which the pool's shut-down then failed to join (exit code 1):
-#: in 3 of 16 runs of ``explore`` signalled as its workers started.
-_STARTING_FILES = (
-    f"{os.sep}multiprocessing{os.sep}popen_",
-    f"{os.sep}multiprocessing{os.sep}process.py",
-    f"{os.sep}concurrent{os.sep}futures{os.sep}process.py",
-    f"{os.sep}loky{os.sep}",
+#: Code that starts a child process or a pool's thread: the modules that start
+#: processes, and the starting functions of the pools' modules (the standard library's,
+#: and loky's under joblib or alone). A KeyboardInterrupt raised there left a forked
+#: child its pool did not know yet, which printed a traceback once its parent had gone,
+#: or a thread that never started, which the pool's shut-down then failed to join (exit
+#: code 1): in 5 of 24 runs of ``explore`` signalled as its workers started. Only the
+#: starts: a shut-down or a wait stays interruptible.
+_STARTING_MODULES = (
+    "multiprocessing.popen_",
+    "joblib.externals.loky.backend.popen_",
+    "loky.backend.popen_",
 )
+_POOL_MODULES = (
+    "multiprocessing.process",
+    "concurrent.futures.process",
+    "joblib.externals.loky.process_executor",
+    "loky.process_executor",
+    "joblib.externals.loky.reusable_executor",
+    "loky.reusable_executor",
+)
+_STARTING_FUNCTIONS = (
+    "start",
+    "submit",
+    "_adjust_process_count",
+    "_spawn_process",
+    "_launch_processes",
+    "_start_executor_manager_thread",
+    "_ensure_executor_running",
+    "get_reusable_executor",
+)
+#: Where a child's own life begins: what lies below it on its stack is its parent's
+#: start, copied by a fork, not a start under way.
+_CHILD_BEGINS = ("multiprocessing.process", "_bootstrap")
 
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C's KeyboardInterrupt so that the same clean-up runs."""
 
 
-_held: list[int] = []  # the signal waiting for the stack to leave swallowing code
+_held: list[int] = []  # the signal waiting for the stack to leave code that holds it
 #: Per block of :func:`stop_on_signals`, innermost last: the ids of the frames below it
 #: (its caller's and theirs), which live as long as the block.
 _outside: list[set[int]] = []
@@ -60,11 +82,15 @@ def _held_back(frame) -> bool:
     outside = _outside[-1] if _outside else set()
     while frame is not None and id(frame) not in outside:
         code = frame.f_code
+        module = frame.f_globals.get("__name__") or ""
+        if (module, code.co_name) == _CHILD_BEGINS:
+            return False
         if (
             code.co_name in _SWALLOWING_FUNCTIONS
-            or any(package in code.co_filename for package in _SWALLOWING_PACKAGES)
+            or module.partition(".")[0] in _SWALLOWING_PACKAGES
             or code.co_filename.startswith(_UNINTERRUPTIBLE_FILES)
-            or any(part in code.co_filename for part in _STARTING_FILES)
+            or module.startswith(_STARTING_MODULES)
+            or (module in _POOL_MODULES and code.co_name in _STARTING_FUNCTIONS)
         ):
             return True
         frame = frame.f_back
