@@ -188,11 +188,11 @@ def _close_pool(pool, finished: bool) -> None:
     # are not wanted, and the interpreter would wait for them at exit.
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.kill()
-    # Nobody reads the tasks' pipe now: closing this end makes a write to it fail, not
-    # block (Python 3.10 left the pool's feeder blocked on a large task; 3.11 closes it).
-    reader = getattr(getattr(pool, "_call_queue", None), "_reader", None)
-    if reader is not None:
-        reader.close()
+    # Nobody reads the tasks' queue now: its feeder may stay blocked writing a large
+    # task to the dead workers (Python 3.10), so the pool's thread must not wait for it.
+    queue = getattr(pool, "_call_queue", None)
+    if queue is not None:
+        queue.cancel_join_thread()
     thread = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     # The manager thread closes a pipe as it ends, and the interpreter's exit writes to
