@@ -31,24 +31,20 @@ _SWALLOWING_FUNCTIONS = ("__del__",)
 _UNINTERRUPTIBLE_FILES = ("<frozen importlib._bootstrap", "<string>")
 #: Code that starts a child process or a pool's thread: the modules that start
 #: processes, and the starting functions of the pools' modules (the standard library's,
-#: and loky's under joblib or alone). A KeyboardInterrupt raised there left a forked
+#: and loky's, alone or as joblib vendors it). A KeyboardInterrupt raised there left a forked
 #: child its pool did not know yet, which printed a traceback once its parent had gone,
 #: or a thread that never started, which the pool's shut-down then failed to join (exit
 #: code 1): in 5 of 24 runs of ``explore`` signalled as its workers started. Only the
 #: starts: a shut-down or a wait stays interruptible.
-_STARTING_MODULES = (
-    "multiprocessing.popen_",
-    "joblib.externals.loky.backend.popen_",
-    "loky.backend.popen_",
-)
+_STARTING_MODULES = ("multiprocessing.popen_", "loky.backend.popen_")
 _POOL_MODULES = (
     "multiprocessing.process",
     "concurrent.futures.process",
-    "joblib.externals.loky.process_executor",
     "loky.process_executor",
-    "joblib.externals.loky.reusable_executor",
     "loky.reusable_executor",
 )
+#: The package under which joblib vendors loky, read as loky itself.
+_VENDORED = "joblib.externals."
 _STARTING_FUNCTIONS = (
     "start",
     "submit",
@@ -82,7 +78,7 @@ def _held_back(frame) -> bool:
     outside = _outside[-1] if _outside else set()
     while frame is not None and id(frame) not in outside:
         code = frame.f_code
-        module = frame.f_globals.get("__name__") or ""
+        module = (frame.f_globals.get("__name__") or "").removeprefix(_VENDORED)
         if (module, code.co_name) == _CHILD_BEGINS:
             return False
         if (
