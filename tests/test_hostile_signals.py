@@ -240,3 +240,44 @@ def test_a_signal_in_code_that_swallows_exceptions_is_raised_once_out_of_it(
     done = subprocess.run([sys.executable, *argv], capture_output=True, text=True,
                           timeout=60)  # fmt: skip
     assert (done.stdout, done.stderr) == (f"raised [{end!r}]\n", "")
+
+
+#: A script with a pool's manager thread in miniature, which fails once let go: after a
+#: stop, once Terminated has left the block (as a pool aborted by the stop may fail in
+#: its threads as the process ends), or inside the block when {stop} is False.
+THREAD = """
+import os, signal, threading, time
+from rumdiff.cli.signals import Terminated, stop_on_signals
+
+let_go = threading.Event()
+def manager():
+    let_go.wait()
+    raise KeyError("a work item gone")
+thread = threading.Thread(target=manager)
+thread.start()
+try:
+    with stop_on_signals():
+        if {stop}:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        let_go.set()
+        thread.join()
+    print("not raised")
+except Terminated:
+    let_go.set()
+    thread.join()
+    print("raised")
+"""
+
+
+@pytest.mark.parametrize("stop", [True, False], ids=["after a stop", "without one"])
+def test_a_thread_that_fails_after_a_stop_prints_nothing(tmp_path, stop):
+    script = tmp_path / "thread.py"
+    script.write_text(THREAD.format(stop=stop))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+    if stop:  # the command's one line is all a stop prints
+        assert (done.stdout, done.stderr) == ("raised\n", "")
+    else:  # a thread's failure is printed as ever
+        assert done.stdout == "not raised\n"
+        assert "KeyError: 'a work item gone'" in done.stderr
