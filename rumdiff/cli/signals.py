@@ -8,8 +8,9 @@ printed and the command would go on, so a signal that lands there is held and ra
 again a moment later, once the stack has left that code. So is one that lands in an
 import, in source run by ``exec``, or while a pool starts a worker process or thread.
 
-Once a signal is raised, an exception that ends another thread is no longer printed, for
-the rest of the process: the command is stopping, and it says so in one line.
+Once a signal is raised, an exception that ends a thread alive at that moment is no
+longer printed: the command is stopping, and it says so in one line. Other threads' are
+printed as before.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import contextlib
 import signal
 import sys
 import threading
+import weakref
 
 __all__ = ["Terminated", "interrupt_behind", "stop_on_signals"]
 
@@ -102,15 +104,35 @@ def _stop(signum, frame):
         signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
         return
     _held.clear()
-    # A pool torn down as the exception unwinds can fail in its own threads, now or as
-    # the process exits: loky's manager thread did (a KeyError, finding its work gone)
-    # in 2 of 40 runs of train signalled as its workers started.
-    threading.excepthook = _thread_ended_by_the_stop
+    _quiet_threads_alive_now()
     raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
-def _thread_ended_by_the_stop(args) -> None:
-    """Say nothing of a thread that an exception ended after a stop."""
+#: Threads alive when a signal was raised, whose failure is not printed; and the hook
+#: that prints every other thread's (the one :func:`_thread_failed` replaced).
+_quiet = weakref.WeakSet()
+_forward: list = []
+
+
+def _quiet_threads_alive_now() -> None:
+    """Print nothing of a failure of the threads alive now (the main thread's aside).
+
+    A pool torn down as the stop unwinds can fail in its own threads, then or as the
+    process exits: loky's manager thread did (a KeyError, finding its work gone) in 2
+    of 40 runs of train signalled as its workers started.
+    """
+    _quiet.update(thread for thread in threading.enumerate()
+                  if thread is not threading.main_thread())  # fmt: skip
+    if threading.excepthook is not _thread_failed:
+        _forward[:] = [threading.excepthook]
+        threading.excepthook = _thread_failed
+
+
+def _thread_failed(args) -> None:
+    """``threading.excepthook`` once a signal was raised: quiet for the threads alive
+    then, the hook it replaced for any other."""
+    if args.thread not in _quiet:
+        _forward[0](args)
 
 
 def _retry(signum, frame):
