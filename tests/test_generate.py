@@ -9,7 +9,7 @@ import pytest
 
 from rumdiff import config
 from rumdiff.data import Family
-from rumdiff.data.distinct import puzzle_keys
+from rumdiff.data.distinct import TooFewDistinct, puzzle_keys
 from rumdiff.data.generator import GeneratedPuzzles, block_size, generate, redraw
 from rumdiff.puzzle import Game, encode_puzzles
 
@@ -168,6 +168,18 @@ def test_too_few_distinct_puzzles():
     with pytest.raises(ValueError, match="distinct"):
         generate(1, Family(Game(1, 1, 1), "simplex"), seen={b"\x00", b"\x01"})
     assert generate(8, Family(Game(1, 1, 3), "simplex")).puzzles.copies.shape == (8, 3, 1)
+
+
+def test_too_few_distinct_names_the_puzzle_and_leaves_those_before_it_as_drawn():
+    family, seen = Family(Game(1, 1, 5)), set()
+    with pytest.raises(TooFewDistinct) as caught:  # 32 puzzles, drawn far from evenly
+        generate(32, family, seed=4, start=3, seen=seen)
+    index = caught.value.index
+    assert 3 < index < 35 and f"puzzle {index} " in str(caught.value)
+    assert seen == set()  # nothing of the failed run is kept
+    before = generate(index - 3, family, seed=4, start=3, seen=seen).puzzles.copies
+    assert len(seen) == index - 3
+    assert np.array_equal(before[:5], generate(5, family, seed=4, start=3).puzzles.copies)
 
 
 def test_puzzle_keys_distinguish_all_small_puzzles():

@@ -101,6 +101,19 @@ def test_unreachable_range_says_how_many_and_what_was_seen():
     assert f"highest effort seen: {error.highest:,}" in message
 
 
+def test_a_family_whose_draws_repeat_searches_what_it_drew_and_says_so():
+    # G(1, 1, 5) holds 32 puzzles, but its draws repeat long before every one is drawn:
+    # the candidates before the one that kept repeating are searched, then the order ends.
+    t2 = config.LABEL_THRESHOLDS["search"][1]
+    with pytest.raises(OrderError) as caught:
+        make_to_order(2, t2, None, family=Family(Game(1, 1, 5)), seed=3)
+    error = caught.value
+    assert error.exhausted and 0 < error.drawn == error.searched < 32
+    assert f"among {error.drawn:,} candidates, after which " in str(error)
+    assert "draws in a row repeated puzzles drawn before" in str(error)
+    assert f"highest effort seen: {error.highest:,}" in str(error)
+
+
 def test_a_screen_skips_but_never_accepts():
     calls = []
 

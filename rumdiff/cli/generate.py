@@ -72,7 +72,10 @@ def register(subparsers) -> None:
         help=f"number of puzzles (default: {config.DATASET_COUNT}; made to order: "
         f"{order.ORDER_COUNT})",
     )  # fmt: skip
-    generation_options(parser, m_help="most copies of a tile")
+    generation_options(
+        parser, m_help="most copies of a tile",
+        budget_note=" (the fast solver, with --solvers, falls back to the ILP)",
+    )  # fmt: skip
     scheduler_option(parser)
     _mode_options(parser)
     _label_options(parser)

@@ -166,11 +166,13 @@ def jobs_option(parser: argparse.ArgumentParser, note: str = "") -> None:
     )  # fmt: skip
 
 
-def generation_options(parser: argparse.ArgumentParser, *, m_help: str) -> None:
+def generation_options(
+    parser: argparse.ArgumentParser, *, m_help: str, budget_note: str = ""
+) -> None:
     """Add the options of the commands that generate and solve puzzles themselves.
 
-    -k, -m, -n (the puzzles' shape), --seed, --jobs, --max-states, --repeats, -q and
-    --max-memory.
+    -k, -m, -n (the puzzles' shape), --seed, --jobs, --max-states (``budget_note``
+    added to its help), --repeats, -q and --max-memory.
     """
     shape_options(parser, m_help=m_help, n_help="values")
     parser.add_argument(
@@ -183,8 +185,7 @@ def generation_options(parser: argparse.ArgumentParser, *, m_help: str) -> None:
     parser.add_argument(
         "--max-states", type=integer(1, config.MAX_STATES_LIMIT), default=config.MAX_STATES,
         help="budget: the most DP states a pass may keep; a puzzle whose reference search "
-        "needs more stops the run (the fast solver, with --solvers, falls back to the ILP) "
-        f"(default: {config.MAX_STATES:,})",
+        f"needs more stops the run{budget_note} (default: {config.MAX_STATES:,})",
     )  # fmt: skip
     parser.add_argument(
         "--repeats", type=integer(1, 1000), default=config.DATASET_REPEATS,

@@ -11,7 +11,20 @@ import numpy as np
 
 from rumdiff import config
 
-__all__ = ["make_distinct", "puzzle_keys"]
+__all__ = ["TooFewDistinct", "make_distinct", "puzzle_keys"]
+
+
+class TooFewDistinct(ValueError):
+    """A puzzle still duplicated an earlier one after ``config.GENERATE_MAX_REDRAWS``
+    redraws: the family's draws keep repeating the puzzles drawn so far.
+
+    ``index`` is that puzzle's in its run; the puzzles before it are distinct and drawn
+    as they would be without it.
+    """
+
+    def __init__(self, message: str, *, index: int):
+        super().__init__(message)
+        self.index = index
 
 
 def puzzle_keys(copies) -> list[bytes]:
@@ -81,10 +94,11 @@ def make_distinct(copies, probabilities, keys, seen, redraw, *, first_index=0) -
             while key in seen:
                 attempt += 1
                 if attempt > config.GENERATE_MAX_REDRAWS:
-                    raise ValueError(
+                    raise TooFewDistinct(
                         f"puzzle {first_index + j} still duplicates an earlier puzzle after "
                         f"{config.GENERATE_MAX_REDRAWS} redraws; these parameters allow too "
-                        "few distinct puzzles"
+                        "few distinct puzzles",
+                        index=first_index + j,
                     )
                 copies[j], probabilities[j] = redraw(j, attempt)
                 key = puzzle_keys(copies[j][None])[0]

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rumdiff import config
+from rumdiff.data.distinct import TooFewDistinct
 from rumdiff.data.family import Family, as_family
 from rumdiff.data.labels import class_ranges
 from rumdiff.validation import choice, whole
@@ -55,8 +56,9 @@ class OrderError(ValueError):
     """Too few puzzles in range among the most candidates allowed.
 
     Attributes: ``found``, ``drawn``, ``searched``, ``lowest`` and ``highest`` (the
-    extreme efforts searched, None when none was), and ``exhausted``: every distinct
-    puzzle of the family was drawn, so more candidates cannot help.
+    extreme efforts searched, None when none was), and ``exhausted``: more candidates
+    cannot help, since every distinct puzzle of the family was drawn, or its draws kept
+    repeating those drawn (``config.GENERATE_MAX_REDRAWS`` times in a row).
     """
 
     def __init__(self, message: str, *, found: int, drawn: int, searched: int, lowest, highest,
@@ -342,10 +344,17 @@ def make_to_order(
     screened_from = None
     searching = 0.0  # seconds searched here, before any worker starts
     lowest = highest = None
+    repeating = False  # the draws kept repeating puzzles drawn before: no more to find
     with WorkerPool(jobs) as pool:
-        while len(accepted) < count and drawn < limit:
+        while len(accepted) < count and drawn < limit and not repeating:
             size = _next_block(count, len(accepted), drawn, limit - drawn)
-            block = generate(size, family, seed=seed, start=drawn, seen=seen).puzzles
+            try:
+                block = generate(size, family, seed=seed, start=drawn, seen=seen).puzzles
+            except TooFewDistinct as stuck:  # the block's candidates before it are searched
+                repeating, size = True, stuck.index - drawn
+                if size == 0:
+                    break
+                block = generate(size, family, seed=seed, start=drawn, seen=seen).puzzles
             if screened_from is None and screen is not None:
                 if _ahead(count - len(accepted), len(accepted), searched, work) >= screen_work:
                     screened_from = drawn
@@ -378,9 +387,8 @@ def make_to_order(
             if progress is not None:
                 progress(drawn, len(accepted))
     if len(accepted) < count:
-        exhausted = limit < max_candidates  # every distinct puzzle of the family
         raise _shortfall(count, len(accepted), (low, high), family.shape, drawn, searched,
-                         lowest, highest, exhausted)  # fmt: skip
+                         lowest, highest, limit < max_candidates, repeating)  # fmt: skip
     solutions = [solve(puzzle) for puzzle in accepted]
     for solution, score in zip(solutions, scores, strict=True):
         if solution.score != score:  # two exact solvers disagree: a bug, never a result
@@ -394,8 +402,10 @@ def make_to_order(
     )  # fmt: skip
 
 
-def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest,
-               exhausted) -> OrderError:  # fmt: skip
+def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest, every,
+               repeating) -> OrderError:  # fmt: skip
+    """The OrderError of an order that found too few, when ``every`` distinct puzzle of
+    the family was drawn, when the draws kept ``repeating`` those drawn, or neither."""
     low, high = bounds
     verb = "reached" if highest is not None and highest < low else "fell in"
     seen = (
@@ -404,7 +414,13 @@ def _shortfall(count, found, bounds, shape, drawn, searched, lowest, highest,
         else f"{searched:,} searched; highest effort seen: {highest:,}, lowest: {lowest:,}"
     )
     head = "no puzzle" if found == 0 else f"only {found:,} of {count:,} puzzles"
-    among = f"all {drawn:,} distinct puzzles" if exhausted else f"{drawn:,} candidates"
+    if repeating:
+        among = (
+            f"{drawn:,} candidates, after which {config.GENERATE_MAX_REDRAWS:,} draws in a "
+            "row repeated puzzles drawn before"
+        )
+    else:
+        among = f"all {drawn:,} distinct puzzles" if every else f"{drawn:,} candidates"
     message = f"{head} of {shape} {verb} {range_text(low, high)} among {among} ({seen})"
     return OrderError(message, found=found, drawn=drawn, searched=searched, lowest=lowest,
-                      highest=highest, exhausted=exhausted)  # fmt: skip
+                      highest=highest, exhausted=every or repeating)  # fmt: skip
