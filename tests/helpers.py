@@ -1,5 +1,5 @@
 """Helpers shared by the tests: paths to examples, seeded random puzzles, groups with
-jokers by exhaustive search, a command run under a memory cap."""
+jokers by exhaustive search, a command run under a memory cap, worker processes."""
 
 import subprocess
 import sys
@@ -185,6 +185,16 @@ def run_capped(argv: list[str], *, python: bool = False) -> tuple[int, int, str]
     )
     code, peak = map(int, done.stdout.split())
     return code, peak, done.stderr
+
+
+def worker_process(pid: int) -> bool:
+    """Whether process ``pid`` runs a pool's worker code (multiprocessing's spawned
+    workers, or loky's): not a resource tracker, nor a fork not yet running it."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # gone meanwhile
+        return False
+    return b"spawn_main" in command or b"popen_loky" in command
 
 
 def clipped_texts(figure) -> list[str]:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import worker_process
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc, sessions")
 
@@ -117,18 +118,10 @@ def _workers(count: int):
     Python's worker code do not count."""
 
     def ready(pid: int) -> bool:
-        workers = [child for child in _session(pid) if _is_worker(child)]
+        workers = [child for child in _session(pid) if worker_process(child)]
         return len(workers) >= count
 
     return ready
-
-
-def _is_worker(pid: int) -> bool:
-    try:
-        command = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:  # gone meanwhile
-        return False
-    return b"spawn_main" in command or b"popen_loky" in command
 
 
 def test_sigterm_during_explore_stops_its_workers(tmp_path):

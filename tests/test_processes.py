@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import worker_process
 
 from rumdiff.processes import LockedError, RunLock
 
@@ -30,16 +31,9 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _command(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
-    except OSError:
-        return ""
-
-
 def _workers(pid: int) -> list[int]:
-    """The spawned worker processes of ``pid`` (not its resource tracker)."""
-    return [child for child in _children(pid) if "spawn_main" in _command(child)]
+    """The worker processes of ``pid`` (not its resource tracker)."""
+    return [child for child in _children(pid) if worker_process(child)]
 
 
 def _signal_state(pid: int) -> str:

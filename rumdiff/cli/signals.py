@@ -121,8 +121,7 @@ def _quiet_threads_alive_now() -> None:
     process exits: loky's manager thread did (a KeyError, finding its work gone) in 2
     of 40 runs of train signalled as its workers started.
     """
-    _quiet.update(thread for thread in threading.enumerate()
-                  if thread is not threading.main_thread())  # fmt: skip
+    _quiet.update(set(threading.enumerate()) - {threading.main_thread()})
     if threading.excepthook is not _thread_failed:
         _forward[:] = [threading.excepthook]
         threading.excepthook = _thread_failed
