@@ -109,9 +109,9 @@ JOKER_LIVE_START = 1 << 16
 
 #: Random seed used when the user gives none.
 SEED = 0
-#: Worker processes of every command that takes --jobs (generate, solve, train, explore)
-#: when the user gives none: -1, every core (joblib's convention; -2 all but one).
-#: Results never depend on it.
+#: Workers of every command that takes --jobs when the user gives none (processes of
+#: generate, solve, train and explore; threads of features): -1, every core (joblib's
+#: convention; -2 all but one). Results never depend on it.
 JOBS = -1
 #: Seconds of work done in the main process before worker processes start (rumdiff
 #: solve, puzzles made to order): spawning two takes about 3 s, more than ten hard
@@ -374,7 +374,8 @@ SOLVE_PROGRESS_PUZZLES = 1_000
 #: Puzzles each task of rumdiff solve solves.
 SOLVE_TASK_PUZZLES = 50
 #: Puzzles each task of rumdiff features computes: about 0.2 s of work for G(4, 2, 100)
-#: with every feature, so a task's pickling and CSV text stay a small share of it.
+#: with every feature, so a task's CSV text (and on a cluster, its pickling) stays a
+#: small share of it, and a stopped command waits at most that long for its threads.
 FEATURES_TASK_PUZZLES = 1_000
 #: Longest line a puzzle file may have: the most tiles a puzzle holds (n = MAX_N, k = 6,
 #: m = 3), at most 11 bytes each.

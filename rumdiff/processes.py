@@ -97,8 +97,9 @@ def effective_jobs(jobs: int) -> int:
 
 
 def run_unordered(
-    function, tasks, *, jobs: int, client=None, ordered: bool = False, local_seconds: float = 0.0
-):
+    function, tasks, *, jobs: int, client=None, ordered: bool = False,
+    local_seconds: float = 0.0, threads: bool = False,
+):  # fmt: skip
     """Yield ``function(*task)`` for every task, in the order they finish (or in the
     tasks' order if ``ordered``).
 
@@ -112,6 +113,12 @@ def run_unordered(
     (:func:`die_with_parent`), never more processes than tasks when their number is
     known. Closing the generator early cancels the tasks not started; the running ones
     end with their worker.
+
+    With ``threads``, the workers are threads of this process instead, from the first
+    task (``local_seconds`` is not used): for a ``function`` whose work is a kernel
+    that releases the GIL (numba's ``nogil``), they start at once and share the tasks
+    and results without copies. A thread cannot be killed: stopped early, the tasks
+    running finish before the process exits.
     """
     if client is not None:
         from rumdiff.cluster import run_on_cluster
@@ -122,6 +129,11 @@ def run_unordered(
     if hasattr(tasks, "__len__"):
         workers = min(workers, len(tasks))
     tasks = iter(tasks)
+    if threads and workers > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        yield from _pool(function, tasks, ThreadPoolExecutor(workers), workers, ordered)
+        return
     spent = 0.0  # seconds of work done here (not the caller's time between results)
     while workers <= 1 or spent < local_seconds:
         task = next(tasks, _END)
@@ -133,14 +145,16 @@ def run_unordered(
         yield result
     first = next(tasks, _END)
     if first is not _END:
-        yield from _pool(function, itertools.chain([first], tasks), workers, ordered)
+        tasks = itertools.chain([first], tasks)
+        yield from _pool(function, tasks, _spawn_pool(workers), workers, ordered)
 
 
-def _pool(function, tasks, workers: int, ordered: bool):
+def _pool(function, tasks, pool, workers: int, ordered: bool):
+    """Yield the results of ``tasks`` run on ``pool`` (an executor of ``workers``),
+    at most two tasks a worker ahead; the pool is shut down however this ends."""
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = _spawn_pool(workers)
     pending = []  # in submission order
     finished = False
     try:

@@ -739,8 +739,9 @@ def test_cli_features(tmp_path, capsys):
     assert len(printed) == 4
 
 
-def test_features_load_scikit_learn_only_for_the_transformer(tmp_path):
-    # Importing scikit-learn takes over a second: rumdiff features never needs it.
+def test_features_load_scikit_learn_and_pandas_only_where_needed(tmp_path):
+    # Importing scikit-learn takes over a second, pandas most of one: rumdiff features
+    # never needs the first, and the second only for the scaled set.
     path = tmp_path / "puzzles.in"
     path.write_text("1\n3\n1b 2b 3b\n")
     code = (
@@ -748,19 +749,21 @@ def test_features_load_scikit_learn_only_for_the_transformer(tmp_path):
         "import rumdiff.features as features\n"
         "from rumdiff.cli import main\n"
         f"assert main(['features', {str(path)!r}, '-q']) == 0\n"
-        "print('sklearn' in sys.modules, 'PuzzleFeatures' in dir(features))\n"
+        "print('flags', 'sklearn' in sys.modules, 'pandas' in sys.modules)\n"
+        f"assert main(['features', {str(path)!r}, '-q', '--features', 'scaled']) == 0\n"
+        "print('flags', 'pandas' in sys.modules, 'PuzzleFeatures' in dir(features))\n"
         "features.PuzzleFeatures\n"
-        "print('sklearn' in sys.modules)\n"
+        "print('flags', 'sklearn' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.split()[-3:] == ["False", "True", "True"], done.stderr
+    flags = [line.split()[1:] for line in done.stdout.splitlines() if line.startswith("flags ")]
+    assert flags == [["False", "False"], ["True", "True"], ["True"]], done.stderr
 
 
 def test_cli_features_are_the_same_with_one_or_two_jobs(tmp_path, monkeypatch):
     from rumdiff import config
 
-    # Tasks of 7 puzzles, in workers from the first: the rows come back in file order.
-    monkeypatch.setattr(config, "SPAWN_SECONDS", 0.0)
+    # Tasks of 7 puzzles, on two threads: the rows come back in file order.
     monkeypatch.setattr(config, "FEATURES_TASK_PUZZLES", 7)
     path = tmp_path / "puzzles.in"
     path.write_text(format_puzzles(Puzzles(random_stack(43, 30, 4, 2, 13), m=2)))
@@ -771,6 +774,39 @@ def test_cli_features_are_the_same_with_one_or_two_jobs(tmp_path, monkeypatch):
         texts.append(out.read_text())
     assert texts[0] == texts[1]
     assert texts[0].count("\n") == 31 and texts[0].splitlines()[-1].startswith("30,")
+
+
+@pytest.mark.parametrize("feature_set", config.FEATURE_SETS)
+def test_cli_features_write_what_pandas_writes(feature_set):
+    # The command formats its rows itself, sparing its time pandas' import: each task's
+    # text must be pandas' to_csv of the same frame, byte for byte, with jokers and a
+    # table (float columns of every set), numbered on from an earlier task or not.
+    from rumdiff.cli.features import features_piece
+    from rumdiff.data import Family
+    from rumdiff.data.generator import generate
+    from rumdiff.puzzle import Game
+
+    plain = Puzzles(random_stack(11, 25, 4, 2, 13), m=2)
+    turns = generate(25, Family(Game(4, 2, 13), "turn", jokers=2), seed=12).puzzles
+    shape = {"k": 4, "m": 2, "n": 13}
+    for puzzles, jokers in ((plain, False), (plain, True), (turns, True)):
+        for done in (0, 40):
+            frame = compute_features(puzzles, m=2, feature_set=feature_set, jokers=jokers)
+            for position, (column, value) in enumerate(shape.items()):
+                frame.insert(position, column, value)
+            frame.insert(0, "puzzle", np.arange(done + 1, done + len(frame) + 1))
+            expected = frame.to_csv(index=False, header=done == 0, lineterminator="\n")
+            text = features_piece(puzzles, done, (shape, feature_set, jokers))
+            assert text == expected
+
+
+def test_the_stack_kernels_release_the_gil():
+    # rumdiff features runs them on threads (--jobs): holding the GIL, they would take
+    # turns on one core.
+    from rumdiff.features import _extended, _thesis
+
+    for kernel in (_thesis.thesis_stack, _extended.extended_stack):
+        assert kernel.targetoptions.get("nogil") is True, kernel
 
 
 def test_cli_features_of_a_puzzle_do_not_depend_on_its_file(tmp_path, capsys):

@@ -160,6 +160,28 @@ def test_a_signal_is_held_by_the_code_s_module_not_its_folder(module, held):
         assert signals._held_back(namespace["here"]()) is held
 
 
+def test_a_signal_is_held_while_a_thread_pool_starts_a_thread(monkeypatch):
+    # Interrupted inside Thread.start, a pool would not know its thread, which then
+    # waits for work forever and keeps the process from exiting.
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rumdiff.cli import signals
+
+    held = []
+    start = threading.Thread.start
+
+    def start_and_look(thread):
+        held.append(signals._held_back(sys._getframe()))
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start_and_look)
+    with signals.stop_on_signals(), ThreadPoolExecutor(1) as pool:
+        assert pool.submit(int, "7").result() == 7
+        assert not signals._held_back(sys._getframe())
+    assert held == [True]
+
+
 def test_an_interrupt_wrapped_by_a_compiled_kernel_is_one_line(monkeypatch, capsys):
     # numba reports a KeyboardInterrupt raised during a kernel as a SystemError around it.
     from rumdiff.cli import features, main

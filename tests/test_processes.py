@@ -248,6 +248,57 @@ def test_short_work_never_starts_workers():
     assert results == [(i, os.getpid()) for i in range(6)]
 
 
+def _meet(barrier, index: int) -> tuple[int, int, int]:
+    """Wait for the other workers at ``barrier`` (or not, if None), then say where this ran."""
+    import threading
+
+    if barrier is not None:
+        barrier.wait()
+    return index, os.getpid(), threading.get_ident()
+
+
+def test_threads_run_the_tasks_here_at_once_in_order():
+    import threading
+
+    from rumdiff.processes import run_unordered
+
+    barrier = threading.Barrier(2, timeout=30)  # broken unless two tasks run at once
+    tasks = ((barrier, i) for i in range(6))  # a generator: its length unknown
+    results = list(run_unordered(_meet, tasks, jobs=2, ordered=True, threads=True))
+    assert [index for index, _, _ in results] == list(range(6))
+    assert {pid for _, pid, _ in results} == {os.getpid()}
+    threads = {ident for _, _, ident in results}
+    assert len(threads) == 2 and threading.get_ident() not in threads
+    unordered = run_unordered(_meet, [(barrier, i) for i in range(4)], jobs=2, threads=True)
+    assert sorted(index for index, _, _ in unordered) == [0, 1, 2, 3]
+
+
+def test_one_thread_runs_the_tasks_in_this_thread():
+    import threading
+
+    from rumdiff.processes import run_unordered
+
+    results = list(run_unordered(_meet, [(None, i) for i in range(3)], jobs=1, threads=True))
+    assert results == [(i, os.getpid(), threading.get_ident()) for i in range(3)]
+
+
+def test_an_error_in_a_thread_reaches_the_caller_and_drops_the_queued_tasks():
+    from rumdiff.processes import run_unordered
+
+    calls = []
+
+    def task(index: int) -> int:
+        calls.append(index)
+        if index == 0:
+            raise ValueError("task 0 fails")
+        return index
+
+    tasks = ((i,) for i in range(1000))
+    with pytest.raises(ValueError, match="task 0 fails"):
+        list(run_unordered(task, tasks, jobs=2, ordered=True, threads=True))
+    assert len(calls) <= 4  # at most two tasks a thread were taken
+
+
 def test_jobs_follow_joblibs_convention_and_zero_is_refused():
     from rumdiff.processes import WorkerPool, effective_jobs, run_unordered
 

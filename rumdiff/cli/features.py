@@ -38,10 +38,11 @@ def register(subparsers) -> None:
         "have jokers or a table)",
     )  # fmt: skip
     jobs_option(
-        parser, f", nor the output's order; they start only once the work has taken "
-        f"{config.SPAWN_SECONDS:g} s here",
+        parser, ", nor the output's order; with --scheduler, the cluster's workers compute "
+        "instead",
+        workers="threads computing the features",
     )  # fmt: skip
-    scheduler_option(parser)
+    scheduler_option(parser, local="local threads")
     parser.set_defaults(run=run)
 
 
@@ -81,7 +82,7 @@ def run(args) -> int:
         try:
             for text in run_unordered(
                 features_piece, tasks(), jobs=args.jobs, client=client, ordered=True,
-                local_seconds=config.SPAWN_SECONDS,
+                threads=True,  # the features' kernels release the GIL
             ):  # fmt: skip
                 out.write(text)
                 written = True
@@ -98,14 +99,22 @@ def run(args) -> int:
 def features_piece(puzzles, done: int, options: tuple) -> str:
     """The CSV rows of a few puzzles (a task of a worker), numbered from ``done + 1``;
     with the header line when ``done`` is 0. ``options`` is ``(shape, feature_set,
-    jokers)``: the k, m and n columns' values, and what to compute."""
-    import numpy as np
+    jokers)``: the k, m and n columns' values, and what to compute.
 
-    from rumdiff.features import compute_features
+    The text is what pandas' ``to_csv`` writes of the same columns (numbers as Python
+    prints them: ``str`` of an int or a float), without importing pandas, which would
+    take a good part of the command's time (``tests/test_features.py`` compares them).
+    """
+    from rumdiff.features import feature_columns
 
     shape, feature_set, jokers = options
-    frame = compute_features(puzzles, m=puzzles.m, feature_set=feature_set, jokers=jokers)
-    for position, (column, value) in enumerate(shape.items()):
-        frame.insert(position, column, value)
-    frame.insert(0, "puzzle", np.arange(done + 1, done + len(frame) + 1))
-    return frame.to_csv(index=False, header=done == 0, lineterminator="\n")
+    columns = feature_columns(puzzles, m=puzzles.m, feature_set=feature_set, jokers=jokers)
+    count = len(puzzles)
+    cells = [
+        map(str, range(done + 1, done + count + 1)),
+        *([str(value)] * count for value in shape.values()),
+        *(map(str, column.tolist()) for column in columns.values()),
+    ]
+    lines = [",".join(["puzzle", *shape, *columns])] if done == 0 else []
+    lines += map(",".join, zip(*cells, strict=True))
+    return "\n".join(lines) + "\n" if lines else ""

@@ -157,11 +157,14 @@ def meld_option(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def jobs_option(parser: argparse.ArgumentParser, note: str = "") -> None:
-    """Add ``--jobs``, with the one default and the one help text of every command."""
+def jobs_option(
+    parser: argparse.ArgumentParser, note: str = "", *, workers: str = "worker processes"
+) -> None:
+    """Add ``--jobs``, with the one default and the one help text of every command
+    (``workers``: what runs the work, for a command whose workers are threads)."""
     parser.add_argument(
         "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False), default=config.JOBS,
-        help=f"worker processes: -1 uses every core, -2 all but one; results never depend on "
+        help=f"{workers}: -1 uses every core, -2 all but one; results never depend on "
         f"it{note} (default: {config.JOBS})",
     )  # fmt: skip
 
@@ -202,13 +205,13 @@ def generation_options(
     )  # fmt: skip
 
 
-def scheduler_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--scheduler``: run on a Dask cluster instead of local processes."""
+def scheduler_option(parser: argparse.ArgumentParser, *, local: str = "local processes") -> None:
+    """Add ``--scheduler``: run on a Dask cluster instead of ``local`` workers."""
     parser.add_argument(
         "--scheduler", default=None, metavar="ADDRESS",
         help="address of a Dask scheduler (tcp://host:8786): run the work on its workers, "
         "with the same results as locally; needs pip install 'rumdiff[dask]' "
-        "(default: none, local processes)",
+        f"(default: none, {local})",
     )  # fmt: skip
 
 

@@ -45,6 +45,7 @@ _STARTING_MODULES = ("multiprocessing.popen_", "loky.backend.popen_")
 _POOL_MODULES = (
     "multiprocessing.process",
     "concurrent.futures.process",
+    "concurrent.futures.thread",
     "loky.process_executor",
     "loky.reusable_executor",
 )
@@ -54,6 +55,7 @@ _STARTING_FUNCTIONS = (
     "start",
     "submit",
     "_adjust_process_count",
+    "_adjust_thread_count",
     "_spawn_process",
     "_launch_processes",
     "_start_executor_manager_thread",

@@ -1,7 +1,8 @@
 """Pre-solve features: cheap numbers that say how hard a puzzle is before solving it.
 
 - ``compute``: :func:`compute_features` of a stack of puzzles, by feature set
-  (``config.FEATURE_SETS``), and :func:`feature_names`;
+  (``config.FEATURE_SETS``), as a DataFrame (:func:`feature_columns`: as arrays), and
+  :func:`feature_names`;
 - ``thesis``: the thesis's six, as its published solver computes them (kernels in
   ``_thesis``);
 - ``extended``: our extended set, on the solver's own reduction and bounds (kernels in
@@ -19,6 +20,7 @@ from rumdiff.features.compute import (
     check_feature_set,
     compute_features,
     describe_features,
+    feature_columns,
     feature_names,
 )
 from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
@@ -40,6 +42,7 @@ __all__ = [
     "compute_features",
     "describe_features",
     "extended_features",
+    "feature_columns",
     "feature_names",
     "flatten_puzzles",
     "joker_features",

@@ -72,7 +72,7 @@ def unpruned_transitions(x, lo, hi, tables, reach, moves):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def extended_stack(stack, m, s, gv, tables, source, budget, out):
     """The extended features of every puzzle in a ``(puzzles, n, k)`` stack.
 

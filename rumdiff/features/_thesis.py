@@ -117,7 +117,7 @@ def runs_rules(x, m):
     return points, tiles
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def thesis_stack(stack, m, s, gv, out):
     """The thesis's features of every puzzle in a ``(puzzles, n, k)`` stack.
 

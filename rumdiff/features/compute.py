@@ -23,7 +23,7 @@ measures it).
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from rumdiff import config
 from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
@@ -32,7 +32,17 @@ from rumdiff.features.scaled import SCALED_FEATURES, scaled_features
 from rumdiff.features.thesis import THESIS_FEATURES, thesis_feature_names, thesis_features
 from rumdiff.validation import choice
 
-__all__ = ["check_feature_set", "compute_features", "describe_features", "feature_names"]
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+__all__ = [
+    "check_feature_set",
+    "compute_features",
+    "describe_features",
+    "feature_columns",
+    "feature_names",
+]
 
 
 def check_feature_set(feature_set: str) -> str:
@@ -90,7 +100,7 @@ def compute_features(
         and :class:`~rumdiff.puzzle.Puzzle` may hold jokers and a table.
     m : int
         Most copies of a tile (must match a :class:`~rumdiff.puzzle.Puzzles`' own m).
-    feature_set : {"thesis", "extended", "all"}, default config.FEATURE_SET
+    feature_set : {"thesis", "extended", "all", "scaled"}, default config.FEATURE_SET
         Which columns; see :func:`feature_names` and :func:`describe_features`.
     jokers : bool or None, default None
         Append the joker features. None: append them when the puzzles hold jokers or a
@@ -107,16 +117,36 @@ def compute_features(
     ValueError
         On an unknown feature set or malformed puzzles, or on opening moves (puzzles of
         a game with a meld), which no feature describes.
+
+    See Also
+    --------
+    feature_columns : The same columns as arrays, without pandas.
     """
-    check_feature_set(feature_set)
-    game = getattr(copies, "game", None)
-    if game is not None and game.meld is not None:
-        raise ValueError(f"the puzzles are opening moves ({game}): no feature describes the meld")
-    puzzles = as_puzzles(copies, m=m)
-    stack = puzzles.copies
-    if feature_set == "scaled":
+    import pandas as pd
+
+    if check_feature_set(feature_set) == "scaled":
+        puzzles = _puzzles(copies, m=m)
         base = compute_features(puzzles, m=m, feature_set="all", jokers=True)
         return scaled_features(base, puzzles.game)
+    columns = feature_columns(copies, m=m, feature_set=feature_set, jokers=jokers)
+    return pd.DataFrame(columns, columns=list(columns))
+
+
+def feature_columns(
+    copies, *, m: int, feature_set: str = config.FEATURE_SET, jokers: bool | None = None
+) -> dict[str, np.ndarray]:
+    """Pre-solve features of every puzzle in a stack, column by column.
+
+    The columns of :func:`compute_features`, in its order, as one array each (one
+    value per puzzle), for a caller that needs no DataFrame: only ``"scaled"``, which
+    is computed from a DataFrame of the other sets, imports pandas. Parameters and
+    errors as :func:`compute_features`'.
+    """
+    if check_feature_set(feature_set) == "scaled":
+        frame = compute_features(copies, m=m, feature_set=feature_set)
+        return {name: frame[name].to_numpy() for name in frame.columns}
+    puzzles = _puzzles(copies, m=m)
+    stack = puzzles.copies
     if jokers is None:
         jokers = not puzzles.plain
     columns = {}
@@ -127,4 +157,12 @@ def compute_features(
     if jokers:
         columns.update(joker_features(puzzles))
     names = feature_names(feature_set, k=stack.shape[2], m=m, jokers=jokers)
-    return pd.DataFrame({name: columns[name] for name in names}, columns=names)
+    return {name: columns[name] for name in names}
+
+
+def _puzzles(copies, *, m: int):
+    """``copies`` as :class:`~rumdiff.puzzle.Puzzles`; ``ValueError`` for opening moves."""
+    game = getattr(copies, "game", None)
+    if game is not None and game.meld is not None:
+        raise ValueError(f"the puzzles are opening moves ({game}): no feature describes the meld")
+    return as_puzzles(copies, m=m)

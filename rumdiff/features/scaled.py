@@ -14,8 +14,12 @@ difficulty over many families (README, "One scale for every family").
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["SCALED_FEATURES", "scaled_features"]
 
@@ -161,5 +165,7 @@ def scaled_features(base: pd.DataFrame, game) -> pd.DataFrame:
         "joker_group_share": _share(base["joker_groups"], n),
     }
     columns.update({name: base[name] for name in _UNSCALED})
+    import pandas as pd  # (here: rumdiff features' other sets never import pandas)
+
     frame = pd.DataFrame({name: columns[name] for name in SCALED_FEATURES})
     return frame.astype(np.float64)
