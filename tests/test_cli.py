@@ -48,7 +48,13 @@ def test_jobs_has_one_default_and_one_help_everywhere():
     ]
     assert len(jobs) == 5  # generate, solve, features, train, explore
     assert {action.default for action in jobs} == {config.JOBS}
-    assert len({action.help.split(";")[0] for action in jobs}) == 1
+    leads = {tuple(action.help.split(";")[0].split(": ")) for action in jobs}
+    # what the workers are (features' are threads), then one rule for the number
+    assert {workers for workers, _ in leads} == {
+        "worker processes",
+        "threads computing the features",
+    }
+    assert len({rule for _, rule in leads}) == 1
 
 
 def test_usage_error_is_one_line_with_exit_code_2(capsys):

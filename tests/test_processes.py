@@ -282,7 +282,7 @@ def test_one_thread_runs_the_tasks_in_this_thread():
     assert results == [(i, os.getpid(), threading.get_ident()) for i in range(3)]
 
 
-def test_an_error_in_a_thread_reaches_the_caller_and_drops_the_queued_tasks():
+def test_an_error_in_a_thread_reaches_the_caller_and_ends_the_work():
     from rumdiff.processes import run_unordered
 
     calls = []
