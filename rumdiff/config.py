@@ -375,7 +375,7 @@ SOLVE_PROGRESS_PUZZLES = 1_000
 SOLVE_TASK_PUZZLES = 50
 #: Puzzles each task of rumdiff features computes: about 0.2 s of work for G(4, 2, 100)
 #: with every feature, so a task's CSV text (and on a cluster, its pickling) stays a
-#: small share of it, and a stopped command waits at most that long for its threads.
+#: small share of it. A stopped command waits for the tasks its threads are running.
 FEATURES_TASK_PUZZLES = 1_000
 #: Longest line a puzzle file may have: the most tiles a puzzle holds (n = MAX_N, k = 6,
 #: m = 3), at most 11 bytes each.

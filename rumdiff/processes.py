@@ -1,5 +1,8 @@
 """Processes that behave: workers die with their parent, one run per output at a time.
 
+:func:`run_unordered` runs a command's tasks here, in worker processes, on a Dask
+cluster, or on threads of this process for work that releases the GIL.
+
 :func:`die_with_parent` makes a worker process ask the kernel to kill it when the
 process that started it dies, however it dies (``kill -9`` included), so no worker
 keeps computing for a run nobody will read. :class:`RunLock` holds an exclusive lock on
@@ -132,7 +135,7 @@ def run_unordered(
     if threads and workers > 1:
         from concurrent.futures import ThreadPoolExecutor
 
-        yield from _pool(function, tasks, ThreadPoolExecutor(workers), workers, ordered)
+        yield from _pool(function, tasks, ThreadPoolExecutor(workers), workers, ordered, ())
         return
     spent = 0.0  # seconds of work done here (not the caller's time between results)
     while workers <= 1 or spent < local_seconds:
@@ -145,15 +148,18 @@ def run_unordered(
         yield result
     first = next(tasks, _END)
     if first is not _END:
+        from concurrent.futures.process import BrokenProcessPool
+
         tasks = itertools.chain([first], tasks)
-        yield from _pool(function, tasks, _spawn_pool(workers), workers, ordered)
+        pool = _spawn_pool(workers)
+        yield from _pool(function, tasks, pool, workers, ordered, BrokenProcessPool)
 
 
-def _pool(function, tasks, pool, workers: int, ordered: bool):
+def _pool(function, tasks, pool, workers: int, ordered: bool, broken):
     """Yield the results of ``tasks`` run on ``pool`` (an executor of ``workers``),
-    at most two tasks a worker ahead; the pool is shut down however this ends."""
+    at most two tasks a worker ahead; the pool is shut down however this ends.
+    ``broken``: the exception the pool raises when a worker dies (``()``: none)."""
     from concurrent.futures import FIRST_COMPLETED, wait
-    from concurrent.futures.process import BrokenProcessPool
 
     pending = []  # in submission order
     finished = False
@@ -165,7 +171,7 @@ def _pool(function, tasks, pool, workers: int, ordered: bool):
         while pending:
             yield from _finished(pending, ordered, wait, FIRST_COMPLETED)
         finished = True
-    except BrokenProcessPool:
+    except broken:
         raise WorkerError(
             "a worker process died (killed, or out of memory?); finished work is kept"
         ) from None
@@ -194,7 +200,8 @@ def _start_worker(parent: int) -> None:
 
 
 def _close_pool(pool, finished: bool) -> None:
-    """Shut a pool down, its workers killed first unless its work ``finished``."""
+    """Shut a pool down, its worker processes killed first unless its work ``finished``
+    (a pool of threads drops the tasks not started; the running ones finish)."""
     if finished:
         pool.shutdown(wait=True)
         return

@@ -299,6 +299,32 @@ def test_an_error_in_a_thread_reaches_the_caller_and_ends_the_work():
     assert len(calls) <= 4  # at most two tasks a thread were taken
 
 
+def test_threads_stopped_early_start_no_more_tasks_and_end():
+    import threading
+
+    from rumdiff.processes import run_unordered
+
+    started = []
+    release = threading.Event()
+
+    def task(index: int) -> int:
+        started.append(index)
+        if index > 0:  # the tasks after the first wait until the stop
+            release.wait(30)
+        return index
+
+    before = set(threading.enumerate())
+    results = run_unordered(task, ((i,) for i in range(100)), jobs=2, ordered=True, threads=True)
+    assert next(results) == 0  # tasks 1 to 3 were taken meanwhile, the window's four
+    results.close()
+    release.set()
+    for thread in set(threading.enumerate()) - before:
+        thread.join(30)
+        assert not thread.is_alive()
+    # Task 1 runs; task 2 too if the first thread took it before the stop; never 3 on.
+    assert sorted(started) in ([0, 1], [0, 1, 2])
+
+
 def test_jobs_follow_joblibs_convention_and_zero_is_refused():
     from rumdiff.processes import WorkerPool, effective_jobs, run_unordered
 

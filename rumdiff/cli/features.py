@@ -40,14 +40,16 @@ def register(subparsers) -> None:
     jobs_option(
         parser, ", nor the output's order; with --scheduler, the cluster's workers compute "
         "instead",
-        workers="threads computing the features",
+        workers=f"threads computing the features (for puzzles with jokers or a table, "
+        f"processes, started once the work has taken {config.SPAWN_SECONDS:g} s here)",
     )  # fmt: skip
-    scheduler_option(parser, local="local threads")
+    scheduler_option(parser, local="local threads or processes, as --jobs says")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
     import contextlib
+    import itertools
 
     from rumdiff.cluster import connect
     from rumdiff.features import feature_names
@@ -57,14 +59,11 @@ def run(args) -> int:
     check_outputs([args.file], [args.output])
     blocks = puzzle_blocks(args)  # memory follows a block, not the file
     shape = {"k": args.k, "m": args.m, "n": args.n}
-    jokers = True if args.joker_features else None  # None: decided by the first block
+    jokers = args.joker_features  # else decided by the first block
 
-    def tasks():
-        nonlocal jokers
+    def tasks(first):
         done = 0
-        for block in blocks:
-            if jokers is None:
-                jokers = not block.plain
+        for block in itertools.chain([first], blocks):
             if not jokers and not block.plain:
                 raise UserError(
                     f"{args.file}: puzzles with jokers or a table follow {done:,} without "
@@ -80,9 +79,15 @@ def run(args) -> int:
         out = stack.enter_context(output_stream(args.output))
         written = False
         try:
+            first = next(blocks, None)
+            jokers = jokers or (first is not None and not first.plain)
+            # The kernels of the features of plain puzzles release the GIL, so threads
+            # share the cores; the joker features' passes of the engine hold it, so
+            # those go to processes once the work has lasted long enough to pay for them.
             for text in run_unordered(
-                features_piece, tasks(), jobs=args.jobs, client=client, ordered=True,
-                threads=True,  # the features' kernels release the GIL
+                features_piece, tasks(first) if first is not None else (), jobs=args.jobs,
+                client=client, ordered=True, threads=not jokers,
+                local_seconds=config.SPAWN_SECONDS,
             ):  # fmt: skip
                 out.write(text)
                 written = True
@@ -91,7 +96,7 @@ def run(args) -> int:
         except ValueError as error:
             raise UserError(f"{args.file}: {error}") from None
         if not written:
-            names = feature_names(args.feature_set, k=args.k, m=args.m, jokers=bool(jokers))
+            names = feature_names(args.feature_set, k=args.k, m=args.m, jokers=jokers)
             out.write(",".join(["puzzle", *shape, *names]) + "\n")
     return 0
 

@@ -160,8 +160,8 @@ def meld_option(parser: argparse.ArgumentParser) -> None:
 def jobs_option(
     parser: argparse.ArgumentParser, note: str = "", *, workers: str = "worker processes"
 ) -> None:
-    """Add ``--jobs``, with the one default and the one help text of every command
-    (``workers``: what runs the work, for a command whose workers are threads)."""
+    """Add ``--jobs``, with the one default and the one rule of every command
+    (``workers``: what runs the work, for a command whose workers are not only processes)."""
     parser.add_argument(
         "--jobs", type=integer(-config.MAX_JOBS, config.MAX_JOBS, zero=False), default=config.JOBS,
         help=f"{workers}: -1 uses every core, -2 all but one; results never depend on "

@@ -55,7 +55,6 @@ _STARTING_FUNCTIONS = (
     "start",
     "submit",
     "_adjust_process_count",
-    "_adjust_thread_count",
     "_spawn_process",
     "_launch_processes",
     "_start_executor_manager_thread",

@@ -1,7 +1,8 @@
 """Pre-solve features of a stack of puzzles, as one DataFrame: the feature sets.
 
 :func:`compute_features` turns a ``(puzzles, n, k)`` stack into a DataFrame, one row per
-puzzle, columns in the order of :func:`feature_names`:
+puzzle, columns in the order of :func:`feature_names` (:func:`feature_columns`: the same
+columns as arrays):
 
 - ``"thesis"``: the thesis's six (Section 7.2) exactly as its published solver computes
   them, generalised to any k and m (:mod:`rumdiff.features.thesis`);
@@ -137,10 +138,30 @@ def feature_columns(
 ) -> dict[str, np.ndarray]:
     """Pre-solve features of every puzzle in a stack, column by column.
 
-    The columns of :func:`compute_features`, in its order, as one array each (one
-    value per puzzle), for a caller that needs no DataFrame: only ``"scaled"``, which
-    is computed from a DataFrame of the other sets, imports pandas. Parameters and
-    errors as :func:`compute_features`'.
+    The columns of :func:`compute_features` for a caller that needs no DataFrame: only
+    ``"scaled"``, computed from a DataFrame of the other sets, imports pandas.
+
+    Parameters
+    ----------
+    copies : Puzzles, Puzzle or array_like of shape (puzzles, n, k)
+        The puzzles, as for :func:`compute_features`.
+    m : int
+        Most copies of a tile.
+    feature_set : {"thesis", "extended", "all", "scaled"}, default config.FEATURE_SET
+        Which columns; see :func:`feature_names`.
+    jokers : bool or None, default None
+        Append the joker features; None: when the puzzles hold jokers or a table.
+
+    Returns
+    -------
+    dict of str to ndarray
+        One array per name of :func:`feature_names`, in order, one value per puzzle:
+        the dtypes of :func:`compute_features`' columns.
+
+    Raises
+    ------
+    ValueError
+        As :func:`compute_features`.
     """
     if check_feature_set(feature_set) == "scaled":
         frame = compute_features(copies, m=m, feature_set=feature_set)
