@@ -11,7 +11,8 @@ the disk and the numba cache), fresh processes of:
   numba, and calling one trivial cached numba kernel (numba's start-up: its import, the
   scipy.linalg import it makes to find BLAS, and building its compilation target before
   the first cached kernel loads); then the same kernel as rumdiff's processes start
-  numba, without that import (``rumdiff.startup``): the floor rumdiff stands on;
+  numba, without that import and without building the target (``rumdiff.startup``):
+  the floor rumdiff stands on;
 - ``rumdiff --help``; ``rumdiff solve`` of one G(4, 2, 100) puzzle of regime 3;
   ``rumdiff features`` of ``--count`` puzzles G(4, 2, 100) of the thesis's mix, with the
   thesis's six features and with all of them.
@@ -44,7 +45,7 @@ def one(x):
 one(1)
 """
 #: The same, as rumdiff's own processes start numba.
-KERNEL_AS_RUMDIFF = "from rumdiff.startup import skip_blas_probe\nskip_blas_probe()\n" + KERNEL
+KERNEL_AS_RUMDIFF = "from rumdiff.startup import quick_start\nquick_start()\n" + KERNEL
 
 #: Targets of issue #38, in seconds: one puzzle solved; 10,000 puzzles' features (judged
 #: only at ``--count 10000``).

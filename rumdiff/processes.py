@@ -191,12 +191,12 @@ def _spawn_pool(workers: int):
 
 
 def _start_worker(parent: int) -> None:
-    """What a worker does as it starts: die with ``parent``; numba's start-up without
-    its probe for BLAS (rumdiff.startup)."""
-    from rumdiff.startup import skip_blas_probe
+    """What a worker does as it starts: die with ``parent``; numba's quicker start-up
+    (:func:`rumdiff.startup.quick_start`)."""
+    from rumdiff.startup import quick_start
 
     die_with_parent(parent)
-    skip_blas_probe()
+    quick_start()
 
 
 def _close_pool(pool, finished: bool) -> None:

@@ -1,4 +1,5 @@
-"""How rumdiff's own processes start numba: without its probe for BLAS.
+"""How rumdiff's own processes start numba: without its probe for BLAS, and loading
+cached kernels without building what only compiling needs.
 
 When numba first loads a kernel, it imports its implementations of numpy, and one of
 them (``numba.np.arraymath``) imports ``scipy.linalg.cython_blas`` to learn whether a
@@ -13,7 +14,19 @@ kernel that called them would keep whichever way the process that compiled it to
 :func:`skip_blas_probe` makes that module's import, and only it, find the BLAS module
 unimportable; scipy imports as usual before and after it. Another thread importing
 scipy.linalg while that module runs would fail; rumdiff starts none before its first
-kernel. The command line calls it as it starts, and so do the workers of
+kernel.
+
+:func:`load_kernels_lazily` (called with it) cuts the larger part of numba's start-up:
+before it loads a kernel from its cache, numba builds its whole compilation target,
+importing and registering its implementations of Python and numpy (0.5 s on 2 cores),
+which only compiling needs. When ``numba.core.caching`` is first imported, its cache's
+``load_overload`` is replaced by one that starts numba's memory runtime, which a loaded
+kernel needs, and loads the kernel without building the rest. Compiling builds it as it
+always does (numba's compiler refreshes the target itself), so a kernel missing from the
+cache compiles as before. ``tests/test_startup.py`` loads every kernel this way and
+compares its results.
+
+The command line calls both as it starts (:func:`quick_start`), and so do the workers of
 :mod:`rumdiff.processes`. A program that imports rumdiff keeps numba as it is in its own
 process.
 """
@@ -23,10 +36,18 @@ from __future__ import annotations
 import sys
 from importlib.machinery import PathFinder
 
-__all__ = ["skip_blas_probe"]
+__all__ = ["load_kernels_lazily", "quick_start", "skip_blas_probe"]
 
 _PROBE = "numba.np.arraymath"
 _BLAS = "scipy.linalg.cython_blas"
+_CACHING = "numba.core.caching"
+
+
+def quick_start() -> None:
+    """Start numba as rumdiff's own processes do: :func:`skip_blas_probe` and
+    :func:`load_kernels_lazily`."""
+    skip_blas_probe()
+    load_kernels_lazily()
 
 
 def skip_blas_probe() -> None:
@@ -34,27 +55,45 @@ def skip_blas_probe() -> None:
     unimportable; nothing if it is imported already, or scipy's linear algebra is."""
     if _PROBE in sys.modules or "scipy.linalg" in sys.modules:
         return
-    if not any(isinstance(finder, _ProbeFinder) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _ProbeFinder())
+    _find_first(_PROBE, _WithoutBlas)
 
 
-class _ProbeFinder:
-    """Finds ``numba.np.arraymath`` as Python would, with a loader that hides the BLAS
-    module while the module runs; then leaves ``sys.meta_path``."""
+def load_kernels_lazily() -> None:
+    """Have numba load a cached kernel without building its whole compilation target
+    first, from the moment ``numba.core.caching`` is imported (at once if it is)."""
+    if _CACHING in sys.modules:
+        _lazy_cache(sys.modules[_CACHING])
+    else:
+        _find_first(_CACHING, _ThenLazyCache)
+
+
+def _find_first(name: str, loader_type) -> None:
+    """Import the module ``name``, when it first is, with its loader wrapped in
+    ``loader_type`` (once, however often this is called)."""
+    if not any(isinstance(finder, _Finder) and finder.name == name for finder in sys.meta_path):
+        sys.meta_path.insert(0, _Finder(name, loader_type))
+
+
+class _Finder:
+    """Finds one module as Python would, with its loader wrapped; then leaves
+    ``sys.meta_path``."""
+
+    def __init__(self, name: str, loader_type):
+        self.name = name
+        self.loader_type = loader_type
 
     def find_spec(self, name, path=None, target=None):
-        if name != _PROBE:
+        if name != self.name:
             return None
         sys.meta_path.remove(self)
         spec = PathFinder.find_spec(name, path, target)
         if spec is not None and spec.loader is not None:
-            spec.loader = _WithoutBlas(spec.loader)
+            spec.loader = self.loader_type(spec.loader)
         return spec
 
 
-class _WithoutBlas:
-    """A loader that runs a module while ``sys.modules`` marks the BLAS module missing
-    (an entry of None makes its import fail at once, before scipy.linalg loads)."""
+class _Wrapped:
+    """A loader that does what ``loader`` does, but what a subclass changes."""
 
     def __init__(self, loader):
         self.loader = loader
@@ -63,6 +102,40 @@ class _WithoutBlas:
         if name == "loader":  # not set yet: never ask it of itself
             raise AttributeError(name)
         return getattr(self.loader, name)
+
+
+class _ThenLazyCache(_Wrapped):
+    """Runs ``numba.core.caching``, then makes its cache load kernels lazily."""
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        _lazy_cache(module)
+
+
+def _lazy_cache(caching) -> None:
+    """Replace ``caching.Cache.load_overload`` by one that skips the target's refresh,
+    if that numba's cache has the parts it calls (else leave it as it is)."""
+    cache = getattr(caching, "Cache", None)
+    parts = ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
+    if cache is None or not all(hasattr(cache, part) for part in parts):
+        return
+    if getattr(cache.load_overload, "__module__", None) == __name__:
+        return  # replaced already
+
+    def load_overload(self, sig, target_context):
+        """Load a cached kernel: numba's memory runtime started, the target as it is."""
+        from numba.core.runtime import rtsys
+
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    cache.load_overload = load_overload
+
+
+class _WithoutBlas(_Wrapped):
+    """A loader that runs a module while ``sys.modules`` marks the BLAS module missing
+    (an entry of None makes its import fail at once, before scipy.linalg loads)."""
 
     def exec_module(self, module):
         if _BLAS in sys.modules or "scipy.linalg" in sys.modules:

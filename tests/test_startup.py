@@ -1,5 +1,6 @@
-"""numba starts without its probe for BLAS in rumdiff's own processes (the command line
-and the workers it spawns), and as it always does in a program that imports rumdiff."""
+"""numba starts without its probe for BLAS, and loads cached kernels without building its
+compilation target, in rumdiff's own processes (the command line and the workers it
+spawns), and as it always does in a program that imports rumdiff."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def test_workers_skip_the_probe_and_a_program_that_imports_rumdiff_keeps_it(tmp_
             from rumdiff.processes import run_unordered
 
             # Importing the library changed nothing of numba's import.
-            print(any(type(f).__name__ == "_ProbeFinder" for f in sys.meta_path))
+            print(any(type(f).__name__ == "_Finder" for f in sys.meta_path))
             print(*set(run_unordered(in_worker, [({EXAMPLE!r},)] * 2, jobs=2)))
             # Here, in the program's own process, numba probes as it always does.
             print(in_worker({EXAMPLE!r}))
@@ -99,3 +100,57 @@ def test_no_kernel_calls_what_the_probe_decides():
     assert len(kernels) > 10
     for path in kernels:
         assert not re.search(r"\b(correlate|convolve)\b", path.read_text()), path
+
+
+#: Every kernel run on tiny puzzles (the warm-up's), and what they give.
+RESULTS = """
+import sys
+from rumdiff.cli.warmup import compile_kernels
+from rumdiff.features import compute_features
+from rumdiff.puzzle import read_puzzles
+from rumdiff.solve import search_effort, solve
+
+compile_kernels()
+for path in sys.argv[1:]:
+    puzzles = read_puzzles(path)
+    for puzzle in puzzles:
+        solution = solve(puzzle)
+        print(solution.score, solution.lower, solution.upper, solution.work.transitions,
+              search_effort(puzzle).transitions)
+    print(compute_features(puzzles, m=puzzles.m).to_csv(index=False))
+# Whether the target was built: two of the modules only building it imports (a kernel
+# loaded from the cache imports those its code comes from, as numba.np.arraymath).
+print("numba.np.polynomial" in sys.modules, "numba.typed.typeddict" in sys.modules)
+"""
+
+
+def test_cached_kernels_load_without_numbas_target_and_give_the_same_results():
+    # Every kernel loads from the cache in a command's process without the implementations
+    # that only compiling needs, and computes what it computes in any other process.
+    files = [str(REPO / "data" / "examples" / name) for name in ("mixed-20.in", "turn.in")]
+    usual = _python("-c", RESULTS, *files)  # first: it compiles what the cache lacks
+    quick = _python("-c", "from rumdiff.startup import quick_start\nquick_start()\n" + RESULTS,
+                    *files)  # fmt: skip
+    assert quick[-1] == "False False" and usual[-1] == "True True"
+    assert quick[:-1] == usual[:-1] and len(usual) > 40
+
+
+def test_a_kernel_missing_from_the_cache_still_compiles(tmp_path):
+    # A signature never cached compiles as ever: numba's compiler builds the target itself.
+    script = textwrap.dedent("""
+        import sys
+        from rumdiff.startup import quick_start
+
+        quick_start()
+        import numpy as np
+        from numba import njit
+
+        @njit(cache=True)
+        def twice(values):
+            return [2 * value for value in values]
+
+        print(twice(np.arange(3)), "numba.np.polynomial" in sys.modules)
+    """)  # fmt: skip
+    path = tmp_path / "fresh.py"  # its own cache folder, empty
+    path.write_text(script)
+    assert _python(str(path)) == ["[0, 2, 4] True"]

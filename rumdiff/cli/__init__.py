@@ -162,9 +162,9 @@ def _main(argv) -> int:
     if args.command is None:  # nothing to do: say what there is, as a usage error
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    from rumdiff.startup import skip_blas_probe
+    from rumdiff.startup import quick_start
 
-    skip_blas_probe()  # numba starts sooner; a command's process is rumdiff's own
+    quick_start()  # numba starts sooner; a command's process is rumdiff's own
     from rumdiff.cli import signals
     from rumdiff.cluster import ClusterError
     from rumdiff.processes import WorkerError
