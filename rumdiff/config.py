@@ -114,8 +114,9 @@ SEED = 0
 #: convention; -2 all but one). Results never depend on it.
 JOBS = -1
 #: Seconds of work done in the main process before worker processes start (rumdiff
-#: solve, puzzles made to order): spawning two takes about 3 s, more than ten hard
-#: G(4, 2, 100) puzzles need (experiments/bench_order.py), so short work never starts them.
+#: solve, features of puzzles with jokers or a table, puzzles made to order): spawning
+#: two takes about 3 s, more than ten hard G(4, 2, 100) puzzles need
+#: (experiments/bench_order.py), so short work never starts them.
 SPAWN_SECONDS = 2.0
 
 # --- Puzzle generator (rumdiff.data.generator) ----------------------------------------

@@ -135,7 +135,8 @@ def run_unordered(
     if threads and workers > 1:
         from concurrent.futures import ThreadPoolExecutor
 
-        yield from _pool(function, tasks, ThreadPoolExecutor(workers), workers, ordered, ())
+        pool = ThreadPoolExecutor(workers)
+        yield from _pool(function, tasks, pool, workers, ordered, broken=())
         return
     spent = 0.0  # seconds of work done here (not the caller's time between results)
     while workers <= 1 or spent < local_seconds:
@@ -152,10 +153,10 @@ def run_unordered(
 
         tasks = itertools.chain([first], tasks)
         pool = _spawn_pool(workers)
-        yield from _pool(function, tasks, pool, workers, ordered, BrokenProcessPool)
+        yield from _pool(function, tasks, pool, workers, ordered, broken=BrokenProcessPool)
 
 
-def _pool(function, tasks, pool, workers: int, ordered: bool, broken):
+def _pool(function, tasks, pool, workers: int, ordered: bool, *, broken):
     """Yield the results of ``tasks`` run on ``pool`` (an executor of ``workers``),
     at most two tasks a worker ahead; the pool is shut down however this ends.
     ``broken``: the exception the pool raises when a worker dies (``()``: none)."""

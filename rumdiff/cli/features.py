@@ -63,7 +63,7 @@ def run(args) -> int:
 
     def tasks(first):
         done = 0
-        for block in itertools.chain([first], blocks):
+        for block in itertools.chain([first] if first is not None else [], blocks):
             if not jokers and not block.plain:
                 raise UserError(
                     f"{args.file}: puzzles with jokers or a table follow {done:,} without "
@@ -85,8 +85,8 @@ def run(args) -> int:
             # share the cores; the joker features' passes of the engine hold it, so
             # those go to processes once the work has lasted long enough to pay for them.
             for text in run_unordered(
-                features_piece, tasks(first) if first is not None else (), jobs=args.jobs,
-                client=client, ordered=True, threads=not jokers,
+                features_piece, tasks(first), jobs=args.jobs, client=client, ordered=True,
+                threads=not jokers,
                 local_seconds=config.SPAWN_SECONDS,
             ):  # fmt: skip
                 out.write(text)
