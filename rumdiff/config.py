@@ -381,6 +381,9 @@ FEATURES_TASK_PUZZLES = 1_000
 #: Longest line a puzzle file may have: the most tiles a puzzle holds (n = MAX_N, k = 6,
 #: m = 3), at most 11 bytes each.
 PUZZLE_LINE_BYTES = 10_000 * 6 * 3 * 11
+#: Bytes a puzzle file is read by at a time: the puzzles whole in them are read at once
+#: by a compiled kernel (rumdiff.puzzle.files), the one cut at the end line by line.
+PUZZLE_READ_BYTES = 1 << 20
 
 #: rumdiff show: the most puzzles one picture holds (the first ones unless --puzzles
 #: picks others), and the tallest picture it draws, in inches (every tile of G(6, 3,

@@ -254,6 +254,7 @@ def test_solve_refuses_an_option_against_the_header_and_writes_nothing(
         f"rumdiff solve: error: {name}:1: header says k = 5 but k = 4 was given\n"
     )
     assert not out.exists()
+    stdin(path.read_text())  # (the first run read it: a process reads its input once)
     assert main(["solve", name, "-k", "5", "-m", "2", "-n", "13", "-o", str(out)]) == 0
     assert out.read_text() == "20\n"
 

@@ -177,3 +177,131 @@ def test_fast_tile_parser_equals_its_checked_twin():
     ):  # fmt: skip
         fast = _fast_tiles(line, colour_of, 100)
         assert fast is not None and fast[0].tolist() == values and fast[1].tolist() == colours
+
+
+def _outcome(read):
+    """What a reader gives: the puzzles' arrays, or the message of its error."""
+    try:
+        puzzles = read()
+    except PuzzleFileError as error:
+        return str(error)
+    return [
+        None if part is None else part.tolist()
+        for part in (puzzles.copies, puzzles.table, puzzles.jokers, puzzles.table_jokers)
+    ]
+
+
+def _read_in_pieces(path, read_bytes: int):
+    """``read_puzzles(path)``, its file read ``read_bytes`` at a time."""
+    from rumdiff.puzzle.files import _all_records, _FileLines, _head_records, _stack
+
+    lines = _FileLines(str(path), str(path), read_bytes=read_bytes)
+    given = {"k": None, "m": None, "n": None, "meld": None}
+    opened = _head_records(lines, str(path), given, source=lines)
+    return _stack(_all_records(opened.records, str(path), opened.game), str(path), opened.game)
+
+
+def _random_puzzle_text(rng) -> str:
+    """A small puzzle file in the ways people write them (header or none, jokers, a
+    table, tabs, runs of spaces, leading zeros, CRLF, zero tiles, too many copies or
+    jokers), sometimes with a few bytes changed at random."""
+    header = bool(rng.integers(2))
+    n = 13 if header else 100
+    lines = ["# G(4, 2, 13) j=2"] if header else []
+    count = int(rng.integers(0, 6))
+    lines.append(f"{' ' * int(rng.integers(2))}{count}")
+    for _ in range(count):
+        tiles = [
+            f"{'0' * int(rng.integers(0, 2))}{rng.integers(1, n + 1)}{'bgry'[rng.integers(4)]}"
+            for _ in range(int(rng.integers(0, 12)))
+        ]
+        tiles += ["J"] * int(rng.choice([0, 0, 0, 1, 2, 3]))
+        order = [tiles[i] for i in rng.permutation(len(tiles))]
+        if rng.random() < 0.4:
+            order.insert(int(rng.integers(len(order) + 1)), "|")
+        declared = len(tiles) + int(rng.choice([0] * 10 + [1, -1]))
+        lines.append(f"{declared}{' ' * int(rng.integers(2))}")
+        gaps = [str(rng.choice([" ", " ", "\t", "  "])) for _ in order]
+        lines.append("".join(gap + tile for gap, tile in zip(gaps, order, strict=True)))
+    ending = "\r\n" if rng.random() < 0.2 else "\n"
+    text = ending.join(lines) + (ending if rng.random() < 0.9 else "")
+    for _ in range(int(rng.choice([0, 0, 0, 1, 2]))):
+        at = int(rng.integers(len(text) + 1))
+        byte = str(rng.choice(list("0123456789bgryxJ| \t\r\n#\x00")))
+        cut = int(rng.integers(2))  # replace the byte there, or insert before it
+        text = text[:at] + byte + text[at + cut :]
+    return text
+
+
+def test_a_file_in_buffers_of_any_size_reads_as_its_text(tmp_path):
+    """The fast path (whole puzzles read from the file's buffer by a kernel) and the
+    line-by-line reader of text: the same puzzles, or the same message."""
+    rng = np.random.default_rng(11)
+    path = tmp_path / "p.in"
+    told = read = 0
+    for _ in range(400):
+        text = _random_puzzle_text(rng)
+        path.write_bytes(text.encode())
+        expected = _outcome(lambda: parse_puzzles(text, str(path)))  # noqa: B023
+        assert _outcome(lambda: read_puzzles(path)) == expected, text  # noqa: B023
+        for read_bytes in (1, 5, 64):
+            assert _outcome(lambda: _read_in_pieces(path, read_bytes)) == expected, text  # noqa: B023
+        told += isinstance(expected, str)
+        read += not isinstance(expected, str)
+    assert told > 100 and read > 100  # both kinds of file were tried
+
+
+def test_a_well_formed_file_is_read_by_the_fast_path(tmp_path, monkeypatch):
+    from rumdiff.puzzle import files
+
+    rng = np.random.default_rng(3)
+    copies = np.stack([random_copies(rng, k=4, m=2, n=100) for _ in range(300)])
+    path = tmp_path / "p.in"
+    write_puzzles(path, Puzzles(copies, m=2))
+    # Lines that end in CRLF, tabs, jokers and a table are read the same way.
+    text = path.read_text().replace("\n", "\r\n").replace(" ", "\t", 50)
+    text = text.replace("1b", "J", 1).replace("2b", "| 2b", 1)
+    windows = tmp_path / "windows.in"
+    windows.write_bytes(text.encode())
+    expected = _outcome(lambda: parse_puzzles(text, str(windows)))
+    line_by_line = []
+    monkeypatch.setattr(files, "fast_tiles", lambda line, *args: line_by_line.append(line))
+    assert np.array_equal(read_puzzles(path).copies, copies)
+    assert _outcome(lambda: read_puzzles(windows)) == expected
+    assert expected[1] is not None  # (the table was read)
+    assert line_by_line == []
+    # A malformed puzzle goes to the line-by-line reader, which names its problem.
+    bad = tmp_path / "bad.in"
+    bad.write_text(path.read_text().replace("\n1b", "\n1x", 1))
+    with pytest.raises(PuzzleFileError, match=":3: tile '1x'"):
+        read_puzzles(bad)
+    assert line_by_line and all(line.startswith("1x ") for line in line_by_line)
+
+
+@pytest.mark.parametrize(
+    "puzzle",
+    [
+        "3\n1b 2b 2b 2b\n", "1\n1234567890b\n", "1\n0000000001b\n", "2\n1b | 2b | 3b\n",
+        "4\n1b J J J\n", "1\n1x\n", "1\n0b\n", "1\n14b\n", "1\n1b|\n", "1\n1bJ\n",
+        "1\n1b\r \n", "1\n1b\x0b\n", "1\n1b\xa0\n", "0000000000\n\n", "1 1\n1b\n", "1\n1b",
+        "1\n", "x\n1b\n", "4\n1b 1b 1b 2b\n",
+    ],
+)  # fmt: skip
+def test_the_fast_path_leaves_any_other_puzzle_to_the_line_reader(puzzle):
+    from rumdiff.puzzle import Game
+    from rumdiff.puzzle.tokens import colour_lookup, fast_puzzles, puzzle_scratch
+
+    game = Game(4, 2, 13, jokers=2)
+    colour_of = colour_lookup("bgry")
+    scratch = puzzle_scratch(game, 10)
+    for part in scratch:
+        part.fill(1)  # (what an earlier call left)
+    good = b"3\n1b J | 2b\r\n0\n\n"
+    read = fast_puzzles(good + puzzle.encode("latin-1"), 0, game, colour_of, scratch)
+    copies, table, counts, end = read
+    assert counts == [[1, 0, 1], [0, 0, 0]] and end == len(good)
+    assert copies[0, :2, 0].tolist() == [1, 1] and table[0, :2, 0].tolist() == [0, 1]
+    assert copies.sum() == 2 and table.sum() == 1
+    assert fast_puzzles(puzzle.encode("latin-1"), 0, game, colour_of, scratch) is None
+    one = tuple(part[:1] for part in scratch)
+    assert fast_puzzles(good, 0, game, colour_of, one)[3] == good.index(b"0")  # at most 1

@@ -24,24 +24,31 @@ _TURN = "# G(4, 2, 13) j=2\n1\n16\n2b 2b 2r J 8g 8r | 1b 1g 1r 4b 4g 4r 9b 10b 1
 def compile_kernels(part: str | None = None) -> float:
     """Run the kernels of ``part`` (one of :data:`PARTS`; None: all) on tiny puzzles.
 
-    ``plain``: the file reader, the solver, the reference search and every feature
-    kernel of joker-free puzzles; ``jokers``: the same for a puzzle with jokers and a
-    table, and the opening meld.
+    ``plain``: the file readers (of text, and of a file's buffer), the solver, the
+    reference search and every feature kernel of joker-free puzzles; ``jokers``: the
+    same for a puzzle with jokers and a table, and the opening meld.
 
     Returns
     -------
     float
         Seconds taken (compiling on an empty cache, loading from a warm one).
     """
+    import tempfile
+    from pathlib import Path
+
     import numpy as np
 
     from rumdiff.features import compute_features
-    from rumdiff.puzzle import Puzzle, parse_puzzles
+    from rumdiff.puzzle import Puzzle, parse_puzzles, read_puzzles
     from rumdiff.solve import search_effort, solve
 
     started = time.perf_counter()
     if part in (None, "plain"):
         parse_puzzles("1\n3\n1b 2b 3b\n", k=4, m=2, n=12)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder, "turn.in")
+            path.write_text(_TURN)
+            read_puzzles(path)
         # A dense puzzle, so every branch that compiles lazily (the DP passes) runs too.
         puzzle = Puzzle(np.full((12, 4), 2) - np.eye(12, 4, dtype=np.int64), m=2)
         solve(puzzle)

@@ -34,7 +34,7 @@ from rumdiff import config
 from rumdiff.puzzle.game import DEFAULT_GAME, Game
 from rumdiff.puzzle.header import is_header
 from rumdiff.puzzle.puzzle import Puzzles
-from rumdiff.puzzle.tokens import colour_lookup, fast_tiles
+from rumdiff.puzzle.tokens import colour_lookup, fast_puzzles, fast_tiles, puzzle_scratch
 from rumdiff.validation import control_character, quoted, whole
 
 __all__ = ["PuzzleFileError", "parse_puzzles", "read_puzzles"]
@@ -66,10 +66,11 @@ class PuzzleFileError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
-def _split_lines(text: str, path: str) -> list[str]:
-    """The lines of a file's text, by the rules its bytes are read by (``_stream_lines``):
-    LF or CRLF ends a line, and a control character or anything beyond ASCII is an
-    error, so that text and file read alike."""
+def _split_lines(text: str, path: str):
+    """Yield the lines of a file's text, each checked as it is reached, by the rules its
+    bytes are read by (:class:`_FileLines`): LF or CRLF ends a line, and a control
+    character or anything beyond ASCII is an error, so that text and file read alike
+    and tell the same first problem."""
     if text == "":
         raise PuzzleFileError(path, 1, "empty file")
     lines = text.split("\n")
@@ -81,10 +82,10 @@ def _split_lines(text: str, path: str) -> list[str]:
             raise PuzzleFileError(path, number, problem)
         if "\r" in line:
             ended = number < len(lines) or text.endswith("\n")
-            lines[number - 1] = line = _without_cr(line, path, number, ended)
+            line = _without_cr(line, path, number, ended)
         if not line.isascii():
             raise PuzzleFileError(path, number, "non-ASCII character in text")
-    return lines
+        yield line
 
 
 def _without_cr(line: str, path: str, number: int, ended: bool) -> str:
@@ -103,17 +104,39 @@ _NOT_PUZZLE_FILES = (
 )
 
 
-def _stream_lines(stream, path: str):
-    """Yield ``(line number, text)`` of a binary stream, checked as :func:`_split_lines`
-    checks text; no line may exceed ``config.PUZZLE_LINE_BYTES``, so memory stays bounded."""
-    number = 0
-    while True:
-        raw = stream.readline(config.PUZZLE_LINE_BYTES + 1)
+class _FileLines:
+    """The numbered lines of a puzzle file (``-``: standard input), checked as
+    :func:`_split_lines` checks text, and whole puzzles read from the same buffer at once.
+
+    Iterating yields ``(line number, text)``. The file is read ``read_bytes`` at a time
+    (what a pipe has ready, at most), opened when the first line is asked for
+    and closed once read to its end or dropped; messages call it ``name``. No line may
+    exceed ``config.PUZZLE_LINE_BYTES``, so the buffer, and memory, stay bounded.
+    :meth:`puzzles` is the fast path of :func:`_records`.
+    """
+
+    def __init__(self, path: str, name: str, *, read_bytes: int = config.PUZZLE_READ_BYTES):
+        self.path = path
+        self.name = name
+        self.read_bytes = read_bytes
+        self.number = 0  # lines read
+        self._stream = None
+        self._data = b""
+        self._at = 0
+        self._ended = False
+        self._scratch = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> tuple[int, str]:
+        raw = self._raw_line()
+        path = self.name
         if not raw:
-            if number == 0:
+            if self.number == 0:
                 raise PuzzleFileError(path, 1, "empty file")
-            return
-        number += 1
+            raise StopIteration
+        self.number = number = self.number + 1
         for magic, what in _NOT_PUZZLE_FILES if number == 1 else ():
             if raw.startswith(magic):
                 raise PuzzleFileError(path, 1, f"{what}, not a puzzle file")
@@ -133,9 +156,61 @@ def _stream_lines(stream, path: str):
                 )
             raw = raw[:-1]  # a CRLF ending, from a file saved on Windows
         try:
-            yield number, raw.decode("ascii")
+            return number, raw.decode("ascii")
         except UnicodeDecodeError:
             raise PuzzleFileError(path, number, "non-ASCII byte in file") from None
+
+    def puzzles(self, game: Game, colour_of: np.ndarray, wanted: int):
+        """Up to ``wanted`` whole puzzles from the buffer, read by a compiled kernel
+        (:func:`~rumdiff.puzzle.tokens.fast_puzzles`): ``(copies, table, counts, first
+        tile line)``, or None when the next puzzle is not one it reads (cut by the end of
+        the buffer, or anything but well formed): the lines of that one are read one by
+        one."""
+        if self._scratch is None or len(self._scratch[0]) < wanted:
+            self._scratch = puzzle_scratch(game, wanted)
+        scratch = tuple(part[:wanted] for part in self._scratch)
+        read = fast_puzzles(self._data, self._at, game, colour_of, scratch)
+        if read is None:
+            return None
+        copies, table, counts, self._at = read
+        first = self.number + 2
+        self.number += 2 * len(copies)
+        return copies, table, counts, first
+
+    def _raw_line(self) -> bytes:
+        """The next line, its LF included, as ``readline(config.PUZZLE_LINE_BYTES + 1)``
+        gives it: b"" at the end of the file."""
+        limit = config.PUZZLE_LINE_BYTES + 1
+        while True:
+            end = self._data.find(b"\n", self._at, self._at + limit)
+            if end >= 0 or self._ended or len(self._data) - self._at >= limit:
+                raw = self._data[self._at : end + 1 if end >= 0 else self._at + limit]
+                self._at += len(raw)
+                return raw
+            self._fill()
+
+    def _fill(self) -> None:
+        """Append what the file gives next to what is left of the buffer."""
+        if self._stream is None:
+            self._stream = _open(self.path)
+        read = getattr(self._stream, "read1", self._stream.read)
+        try:
+            chunk = read(self.read_bytes)
+        except OSError as error:
+            raise PuzzleFileError(self.name, 0, f"cannot read: {error.strerror or error}") from None
+        self._data = self._data[self._at :] + chunk
+        self._at = 0
+        if not chunk:
+            self._ended = True
+            self.close()
+
+    def close(self) -> None:
+        """Close the file (standard input is not ours to close)."""
+        if self._stream is not None and self.path != "-":
+            self._stream.close()
+
+    def __del__(self):
+        self.close()
 
 
 def _integer(token: str, path: str, line: int, what: str) -> int:
@@ -177,13 +252,15 @@ def _check_shape(path: str, k, m, n) -> None:
         raise PuzzleFileError(path, 0, str(error)) from None
 
 
-def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
-    """Yield ``(puzzle number, values, colours, table flags, rack jokers, table jokers,
-    tile line)`` per puzzle of a file's lines (those after the first ``after``, its
-    header), checking each against ``game`` but for the copies (which :func:`_stack`
-    counts and checks, a block at a time: see :func:`_all_records` for the order of the
-    problems told). ``read`` is how messages name the game, and what they add when a file
-    has no header."""
+def _records(lines, path: str, game: Game, *, after: int = 0, read=None, source=None):
+    """Yield ``(puzzle number, tile line, copies, table copies or None, rack jokers, table
+    jokers)`` per puzzle of a file's lines (those after the first ``after``, its header),
+    its tiles counted per cell (:func:`_counted`), checking each against ``game`` but for
+    the copies (which :func:`_stack` checks, a block at a time: see :func:`_all_records`
+    for the order of the problems told). ``read`` is how messages name the game, and
+    what they add when a file has no header. ``source``, the :class:`_FileLines` the
+    lines come from, reads the well-formed puzzles many at once; the others are read
+    here, line by line, and their problems named."""
     lines = iter(lines)
     last = after
 
@@ -199,7 +276,18 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
     colour_of = colour_lookup(letters)
     most = game.tiles + game.jokers  # tiles and jokers that fit in one puzzle
     count = _count(next_line("the number of puzzles"), path, "the number of puzzles")
-    for number in range(1, count + 1):
+    block = max(1, config.PUZZLE_BLOCK_CELLS // (game.n * game.k))
+    number = 1
+    while number <= count:
+        run = source.puzzles(game, colour_of, min(block, count - number + 1)) if source else None
+        if run is not None:
+            copies, table, counts, line = run
+            for row, (rack_jokers, table_jokers, marked) in enumerate(counts):
+                on_table = table[row] if marked else None
+                yield number + row, line + 2 * row, copies[row], on_table, rack_jokers, table_jokers
+            number += len(counts)
+            last = source.number
+            continue
         what = f"the tile count of puzzle {number}"
         tiles = _count(next_line(what), path, what)
         if tiles > most:
@@ -209,30 +297,42 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None):
             )  # fmt: skip
         tile_line, line = next_line(f"puzzle {number}")
         parsed = fast_tiles(line, colour_of, game.n)  # a line of tiles alone, the usual
-        if parsed is not None and len(parsed[0]) == tiles:
-            yield number, *parsed, None, 0, 0, tile_line
-            continue
-        fields = line.split()
-        marks = fields.count(config.TABLE_MARK)
-        if marks > 1:
-            raise PuzzleFileError(
-                path, tile_line, f"puzzle {number} has {marks} {config.TABLE_MARK!r}; at most one"
-            )
-        if len(fields) - marks != tiles:
-            raise PuzzleFileError(
-                path,
-                tile_line,
-                f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
-            )
-        yield (
-            number,
-            *_tile_line(fields, marks, colour_of, game, read, path, tile_line),
-            tile_line,
-        )
+        if parsed is None or len(parsed[0]) != tiles:
+            fields = line.split()
+            marks = fields.count(config.TABLE_MARK)
+            if marks > 1:
+                raise PuzzleFileError(
+                    path, tile_line, f"puzzle {number} has {marks} {config.TABLE_MARK!r}; "
+                    "at most one",
+                )  # fmt: skip
+            if len(fields) - marks != tiles:
+                raise PuzzleFileError(
+                    path,
+                    tile_line,
+                    f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
+                )
+            parsed = _tile_line(fields, marks, colour_of, game, read, path, tile_line)
+        yield number, tile_line, *_counted(game, *parsed)
+        number += 1
     stray = next(lines, None)
     if stray is not None:
         problem = "stray blank line" if not stray[1].strip() else "unexpected text"
         raise PuzzleFileError(path, stray[0], f"{problem} after the {count} declared puzzles")
+
+
+def _counted(game: Game, values, colours, on_table=None, rack_jokers=0, table_jokers=0):
+    """A puzzle's tiles of ``game`` counted per cell, shape (n, k): ``(copies, table copies
+    or None, rack jokers, table jokers)``. A count over m + 1 is kept as m + 1, which
+    :func:`_stack` tells as too many copies."""
+    cells = (values - 1) * game.k + colours
+    top = game.m + 1
+
+    def count(chosen):
+        found = np.bincount(chosen, minlength=game.n * game.k)
+        return np.minimum(found, top).astype(np.int8).reshape(game.n, game.k)
+
+    table = None if on_table is None else count(cells[on_table])
+    return count(cells), table, rack_jokers, table_jokers
 
 
 def _tile_line(fields, marks: int, colour_of, game: Game, read, path: str, line: int):
@@ -327,31 +427,29 @@ def _checked_tiles(fields, game: Game, read, path: str, line: int):
 
 
 def _stack(puzzles, path: str, game: Game) -> Puzzles:
-    """Count each record's tiles into a :class:`Puzzles` stack of ``game``, checking copies
-    against its m.
-
-    A record is ``(number, values, colours, table flags or None, rack jokers, table
-    jokers, line)``, as :func:`_records` yields them."""
+    """Stack the records of a block, as :func:`_records` yields them, into a
+    :class:`Puzzles` of ``game``, checking copies against its m."""
     k, m, n = game.k, game.m, game.n
-    copies = np.zeros((len(puzzles), n, k), dtype=np.int16)
-    flat = copies.reshape(len(puzzles), n * k)
+    if not puzzles:
+        copies = np.zeros((0, n, k), dtype=np.int8)
+    else:
+        copies = np.stack([record[2] for record in puzzles])
     plain = all(r[3] is None and r[4] == 0 for r in puzzles)
     table = None if plain else np.zeros_like(copies)
     jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
     table_jokers = None if plain else np.zeros(len(puzzles), dtype=np.int8)
-    for row, (_, values, colours, on_table, rack_jokers, jokers_on_table, _) in enumerate(puzzles):
-        cells = (values - 1) * k + colours
-        flat[row] = np.bincount(cells, minlength=n * k)
+    for row, (_, _, _, on_table, rack_jokers, jokers_on_table) in enumerate(puzzles):
         if not plain:
             jokers[row] = rack_jokers + jokers_on_table
             table_jokers[row] = jokers_on_table
             if on_table is not None:
-                table[row] = np.bincount(cells[on_table], minlength=n * k).reshape(n, k)
+                table[row] = on_table
+    flat = copies.reshape(len(puzzles), n * k)
     if len(puzzles) and flat.max() > m:  # (one check for the block: the first over m)
         row = int(np.argmax(flat.max(axis=1) > m))
         cell = int(np.argmax(flat[row] > m))
         tile = f"{cell // k + 1}{config.COLOURS[cell % k]}"
-        number, line = puzzles[row][0], puzzles[row][6]
+        number, line = puzzles[row][0], puzzles[row][1]
         raise PuzzleFileError(path, line, f"puzzle {number} has more than m={m} copies of {tile}")
     return Puzzles(
         copies, game=game, source=str(path), jokers=jokers, table=table,
@@ -391,10 +489,11 @@ class _Opened(NamedTuple):
     records: object
 
 
-def _head_records(lines, path: str, given: dict) -> _Opened:
+def _head_records(lines, path: str, given: dict, *, source=None) -> _Opened:
     """Read the header of a file's numbered lines, if the first is one, and settle the
     game to read the rest with: the header's (checked against the ``given`` k, m, n and
-    meld), else the default game with the given ones in its place."""
+    meld), else the default game with the given ones in its place. ``source``: the
+    :class:`_FileLines` the lines are, whose fast path :func:`_records` takes."""
     lines = iter(lines)
     first = next(lines, None)
     after = 0
@@ -412,28 +511,16 @@ def _head_records(lines, path: str, given: dict) -> _Opened:
         game = Game(**{**vars(DEFAULT_GAME), **chosen})
         hint = f" (a file without a header is read as {game}; a first line '# G(k, m, n)' "
         read = (str(game), hint + "names its game)")
-    records = _records(lines, path, game, after=after, read=read)
+    records = _records(lines, path, game, after=after, read=read, source=source)
     return _Opened(game, after > 0, records)
-
-
-def _file_lines(path: str, name: str):
-    """Yield the numbered lines of a file (``-``: standard input), which is opened when the
-    first is asked for and closed once read or dropped; messages call it ``name``."""
-    stream = _open(path)
-    try:
-        yield from _stream_lines(stream, name)
-    except OSError as error:
-        raise PuzzleFileError(name, 0, f"cannot read: {error.strerror or error}") from None
-    finally:
-        if path != "-":  # standard input is not ours to close
-            stream.close()
 
 
 def _open_records(path, name: str, given: dict) -> _Opened:
     """Check the ``given`` k, m and n, open a puzzle file and read its header
     (:func:`_head_records`); the records follow as they are asked for."""
     _check_shape(name, given.get("k"), given.get("m"), given.get("n"))
-    return _head_records(_file_lines(str(path), name), name, given)
+    lines = _FileLines(str(path), name)
+    return _head_records(lines, name, given, source=lines)
 
 
 def read_puzzles(
