@@ -138,6 +138,8 @@ def read_puzzle_lines(raw, at, colour_of, n, m, most, jokers, line_bytes, copies
                     break
                 i += 1
                 continue
+            # A tile, read here as read_tiles reads one: a function of its own, called
+            # here, made this kernel 7 times slower on a file of G(4, 2, 100) puzzles.
             value = 0
             digits = 0
             while i < stop and _ZERO <= raw[i] <= _NINE:
