@@ -1,5 +1,8 @@
 """The thesis file format: round trips, defaults and one-line errors for bad input."""
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 from helpers import random_copies
@@ -191,7 +194,7 @@ def _outcome(read):
     ]
 
 
-def _read_in_pieces(path, read_bytes: int):
+def _read_in_pieces(path, read_bytes: int | None):
     """``read_puzzles(path)``, its file read ``read_bytes`` at a time."""
     from rumdiff.puzzle.files import _all_records, _FileLines, _head_records, _stack
 
@@ -211,9 +214,10 @@ def _random_puzzle_text(rng) -> str:
     count = int(rng.integers(0, 6))
     lines.append(f"{' ' * int(rng.integers(2))}{count}")
     for _ in range(count):
+        zeros = ["0" * int(rng.choice([0, 0, 1, 9])) for _ in range(12)]  # 07b is 7b
         tiles = [
-            f"{'0' * int(rng.integers(0, 2))}{rng.integers(1, n + 1)}{'bgry'[rng.integers(4)]}"
-            for _ in range(int(rng.integers(0, 12)))
+            f"{zeros[i]}{rng.integers(1, n + 1)}{'bgry'[rng.integers(4)]}"
+            for i in range(int(rng.integers(0, 12)))
         ]
         tiles += ["J"] * int(rng.choice([0, 0, 0, 1, 2, 3]))
         order = [tiles[i] for i in rng.permutation(len(tiles))]
@@ -227,7 +231,7 @@ def _random_puzzle_text(rng) -> str:
     text = ending.join(lines) + (ending if rng.random() < 0.9 else "")
     for _ in range(int(rng.choice([0, 0, 0, 1, 2]))):
         at = int(rng.integers(len(text) + 1))
-        byte = str(rng.choice(list("0123456789bgryxJ| \t\r\n#\x00")))
+        byte = str(rng.choice(list("0123456789bgryxJ| \t\r\n#\x00\x0b")))
         cut = int(rng.integers(2))  # replace the byte there, or insert before it
         text = text[:at] + byte + text[at + cut :]
     return text
@@ -249,6 +253,29 @@ def test_a_file_in_buffers_of_any_size_reads_as_its_text(tmp_path):
         told += isinstance(expected, str)
         read += not isinstance(expected, str)
     assert told > 100 and read > 100  # both kinds of file were tried
+
+
+def test_a_line_over_the_limit_is_named_whichever_path_meets_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "PUZZLE_LINE_BYTES", 12)
+    path = tmp_path / "long.in"
+    path.write_bytes(b"3\n3\n1b 2b 3b\r\n4\n1b 2b 3b 4b\n4\n1b 2b 10b 4b\n")  # 11, 12, 13 bytes
+    for read_bytes in (None, 1, 5):
+        with pytest.raises(PuzzleFileError, match=r":7: line longer than 12 bytes"):
+            _read_in_pieces(path, read_bytes)
+    path.write_bytes(b"2\n3\n1b 2b 3b\r\n4\n1b 2b 3b 4b\n")
+    for read_bytes in (None, 1, 5):
+        assert _read_in_pieces(path, read_bytes).copies.sum() == 7
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="lists open files by /proc")
+def test_a_file_is_closed_once_its_problem_is_told(tmp_path):
+    path = tmp_path / "bad.in"
+    path.write_text("3\n1\n1b\n1\n1x\n1\n2b\n" + "1\n1b\n" * 50_000)
+    with pytest.raises(PuzzleFileError, match=":5:") as caught:
+        read_puzzles(path)
+    fds = Path("/proc/self/fd")
+    open_files = {os.path.realpath(fds / fd) for fd in os.listdir(fds)}
+    assert str(path.resolve()) not in open_files, caught.value
 
 
 def test_a_well_formed_file_is_read_by_the_fast_path(tmp_path, monkeypatch):

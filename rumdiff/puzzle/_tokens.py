@@ -1,4 +1,5 @@
-"""Kernel of the tile-line reader: the tiles of a line of bytes, in one pass."""
+"""Kernels of the puzzle-file readers: the tiles of a line of bytes, and whole puzzles
+(count lines and tile lines) from a file's buffer, each in one pass."""
 
 from numba import njit
 

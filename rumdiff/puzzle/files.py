@@ -109,16 +109,17 @@ class _FileLines:
     :func:`_split_lines` checks text, and whole puzzles read from the same buffer at once.
 
     Iterating yields ``(line number, text)``. The file is read ``read_bytes`` at a time
-    (what a pipe has ready, at most), opened when the first line is asked for
-    and closed once read to its end or dropped; messages call it ``name``. No line may
-    exceed ``config.PUZZLE_LINE_BYTES``, so the buffer, and memory, stay bounded.
+    (default ``config.PUZZLE_READ_BYTES``; what a pipe has ready, at most), opened when
+    the first line is asked for, and closed once read to its end, on an error of
+    :func:`_records` or when dropped; messages call it ``name``. No line may exceed
+    ``config.PUZZLE_LINE_BYTES``, so the buffer, and memory, stay bounded.
     :meth:`puzzles` is the fast path of :func:`_records`.
     """
 
-    def __init__(self, path: str, name: str, *, read_bytes: int = config.PUZZLE_READ_BYTES):
+    def __init__(self, path: str, name: str, *, read_bytes: int | None = None):
         self.path = path
         self.name = name
-        self.read_bytes = read_bytes
+        self.read_bytes = config.PUZZLE_READ_BYTES if read_bytes is None else read_bytes
         self.number = 0  # lines read
         self._stream = None
         self._data = b""
@@ -205,7 +206,8 @@ class _FileLines:
             self.close()
 
     def close(self) -> None:
-        """Close the file (standard input is not ours to close)."""
+        """Close the file (standard input is not ours to close); nothing more is read."""
+        self._ended = True
         if self._stream is not None and self.path != "-":
             self._stream.close()
 
@@ -275,49 +277,63 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None, source=
     letters = config.COLOURS[: game.k]
     colour_of = colour_lookup(letters)
     most = game.tiles + game.jokers  # tiles and jokers that fit in one puzzle
-    count = _count(next_line("the number of puzzles"), path, "the number of puzzles")
     block = max(1, config.PUZZLE_BLOCK_CELLS // (game.n * game.k))
     number = 1
-    while number <= count:
-        run = source.puzzles(game, colour_of, min(block, count - number + 1)) if source else None
-        if run is not None:
-            copies, table, counts, line = run
-            for row, (rack_jokers, table_jokers, marked) in enumerate(counts):
-                on_table = table[row] if marked else None
-                yield number + row, line + 2 * row, copies[row], on_table, rack_jokers, table_jokers
-            number += len(counts)
-            last = source.number
-            continue
-        what = f"the tile count of puzzle {number}"
-        tiles = _count(next_line(what), path, what)
-        if tiles > most:
-            raise PuzzleFileError(
-                path, last, f"puzzle {number} declares {tiles} tiles and jokers; {read[0]} "
-                f"holds {game.tiles} tiles and {game.jokers} jokers{read[1]}",
-            )  # fmt: skip
-        tile_line, line = next_line(f"puzzle {number}")
-        parsed = fast_tiles(line, colour_of, game.n)  # a line of tiles alone, the usual
-        if parsed is None or len(parsed[0]) != tiles:
-            fields = line.split()
-            marks = fields.count(config.TABLE_MARK)
-            if marks > 1:
+    try:
+        count = _count(next_line("the number of puzzles"), path, "the number of puzzles")
+        while number <= count:
+            run = (
+                source.puzzles(game, colour_of, min(block, count - number + 1)) if source else None
+            )
+            if run is not None:
+                copies, table, counts, line = run
+                for row, (rack_jokers, table_jokers, marked) in enumerate(counts):
+                    on_table = table[row] if marked else None
+                    yield (
+                        number + row,
+                        line + 2 * row,
+                        copies[row],
+                        on_table,
+                        rack_jokers,
+                        table_jokers,
+                    )
+                number += len(counts)
+                last = source.number
+                continue
+            what = f"the tile count of puzzle {number}"
+            tiles = _count(next_line(what), path, what)
+            if tiles > most:
                 raise PuzzleFileError(
-                    path, tile_line, f"puzzle {number} has {marks} {config.TABLE_MARK!r}; "
-                    "at most one",
+                    path, last, f"puzzle {number} declares {tiles} tiles and jokers; {read[0]} "
+                    f"holds {game.tiles} tiles and {game.jokers} jokers{read[1]}",
                 )  # fmt: skip
-            if len(fields) - marks != tiles:
-                raise PuzzleFileError(
-                    path,
-                    tile_line,
-                    f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
-                )
-            parsed = _tile_line(fields, marks, colour_of, game, read, path, tile_line)
-        yield number, tile_line, *_counted(game, *parsed)
-        number += 1
-    stray = next(lines, None)
-    if stray is not None:
-        problem = "stray blank line" if not stray[1].strip() else "unexpected text"
-        raise PuzzleFileError(path, stray[0], f"{problem} after the {count} declared puzzles")
+            tile_line, line = next_line(f"puzzle {number}")
+            parsed = fast_tiles(line, colour_of, game.n)  # a line of tiles alone, the usual
+            if parsed is None or len(parsed[0]) != tiles:
+                fields = line.split()
+                marks = fields.count(config.TABLE_MARK)
+                if marks > 1:
+                    raise PuzzleFileError(
+                        path, tile_line, f"puzzle {number} has {marks} {config.TABLE_MARK!r}; "
+                        "at most one",
+                    )  # fmt: skip
+                if len(fields) - marks != tiles:
+                    raise PuzzleFileError(
+                        path,
+                        tile_line,
+                        f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
+                    )
+                parsed = _tile_line(fields, marks, colour_of, game, read, path, tile_line)
+            yield number, tile_line, *_counted(game, *parsed)
+            number += 1
+        stray = next(lines, None)
+        if stray is not None:
+            problem = "stray blank line" if not stray[1].strip() else "unexpected text"
+            raise PuzzleFileError(path, stray[0], f"{problem} after the {count} declared puzzles")
+    except BaseException:
+        if source is not None:  # (the error's traceback would keep the file open)
+            source.close()
+        raise
 
 
 def _counted(game: Game, values, colours, on_table=None, rack_jokers=0, table_jokers=0):
