@@ -276,7 +276,6 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None, source=
 
     letters = config.COLOURS[: game.k]
     colour_of = colour_lookup(letters)
-    most = game.tiles + game.jokers  # tiles and jokers that fit in one puzzle
     block = max(1, config.PUZZLE_BLOCK_CELLS // (game.n * game.k))
     number = 1
     try:
@@ -300,31 +299,7 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None, source=
                 number += len(counts)
                 last = source.number
                 continue
-            what = f"the tile count of puzzle {number}"
-            tiles = _count(next_line(what), path, what)
-            if tiles > most:
-                raise PuzzleFileError(
-                    path, last, f"puzzle {number} declares {tiles} tiles and jokers; {read[0]} "
-                    f"holds {game.tiles} tiles and {game.jokers} jokers{read[1]}",
-                )  # fmt: skip
-            tile_line, line = next_line(f"puzzle {number}")
-            parsed = fast_tiles(line, colour_of, game.n)  # a line of tiles alone, the usual
-            if parsed is None or len(parsed[0]) != tiles:
-                fields = line.split()
-                marks = fields.count(config.TABLE_MARK)
-                if marks > 1:
-                    raise PuzzleFileError(
-                        path, tile_line, f"puzzle {number} has {marks} {config.TABLE_MARK!r}; "
-                        "at most one",
-                    )  # fmt: skip
-                if len(fields) - marks != tiles:
-                    raise PuzzleFileError(
-                        path,
-                        tile_line,
-                        f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
-                    )
-                parsed = _tile_line(fields, marks, colour_of, game, read, path, tile_line)
-            yield number, tile_line, *_counted(game, *parsed)
+            yield _line_record(number, next_line, colour_of, game, read, path)
             number += 1
         stray = next(lines, None)
         if stray is not None:
@@ -334,6 +309,36 @@ def _records(lines, path: str, game: Game, *, after: int = 0, read=None, source=
         if source is not None:  # (the error's traceback would keep the file open)
             source.close()
         raise
+
+
+def _line_record(number: int, next_line, colour_of, game: Game, read, path: str):
+    """Puzzle ``number`` read line by line (``next_line``, :func:`_records`'), its problems
+    named: a record of :func:`_records`."""
+    what = f"the tile count of puzzle {number}"
+    numbered = next_line(what)
+    tiles = _count(numbered, path, what)
+    if tiles > game.tiles + game.jokers:
+        raise PuzzleFileError(
+            path, numbered[0], f"puzzle {number} declares {tiles} tiles and jokers; {read[0]} "
+            f"holds {game.tiles} tiles and {game.jokers} jokers{read[1]}",
+        )  # fmt: skip
+    tile_line, line = next_line(f"puzzle {number}")
+    parsed = fast_tiles(line, colour_of, game.n)  # a line of tiles alone, the usual
+    if parsed is None or len(parsed[0]) != tiles:
+        fields = line.split()
+        marks = fields.count(config.TABLE_MARK)
+        if marks > 1:
+            raise PuzzleFileError(
+                path, tile_line, f"puzzle {number} has {marks} {config.TABLE_MARK!r}; at most one"
+            )
+        if len(fields) - marks != tiles:
+            raise PuzzleFileError(
+                path,
+                tile_line,
+                f"puzzle {number} declares {tiles} tiles but lists {len(fields) - marks}",
+            )
+        parsed = _tile_line(fields, marks, colour_of, game, read, path, tile_line)
+    return number, tile_line, *_counted(game, *parsed)
 
 
 def _counted(game: Game, values, colours, on_table=None, rack_jokers=0, table_jokers=0):

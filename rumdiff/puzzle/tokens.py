@@ -12,6 +12,8 @@ from functools import cache
 
 import numpy as np
 
+from rumdiff import config
+
 __all__ = ["colour_lookup", "fast_puzzles", "fast_tiles", "puzzle_scratch"]
 
 
@@ -67,8 +69,6 @@ def fast_puzzles(data: bytes, at: int, game, colour_of: np.ndarray, scratch):
         puzzle has one; per puzzle its rack's jokers, its table's jokers and 1 if it has
         a mark, as lists; and the position after the puzzles. None when none was read.
     """
-    from rumdiff import config
-
     copies, table, counts = scratch
     raw = np.frombuffer(data, dtype=np.uint8)
     most = game.tiles + game.jokers
