@@ -9,6 +9,7 @@ Usage::
     python tests/make_golden.py search-jokers  # tests/data/search_jokers.csv.gz only
     python tests/make_golden.py jokers     # tests/data/ilp_jokers.csv.gz only
     python tests/make_golden.py joker-work # tests/data/joker_work.csv.gz only
+    python tests/make_golden.py features   # tests/data/features_extended.csv.gz only
 
 ``ilp_optima.csv.gz`` holds the puzzles of :func:`ilp_cases` with their optimum by the
 reference ILP (HiGHS through ``scipy.optimize.milp``, zero gap). The fast test run
@@ -44,6 +45,10 @@ score: the reference search that difficulty for joker puzzles counts. They are n
 ``rumdiff.solve.search.joker_passes(puzzle, L)``; at 6c81830 they were
 ``run_joker_dp(puzzle, "value", config.MAX_STATES, beam=0, lower=L)``. A faster solver
 must switch its shortcuts on elsewhere; rewriting this file must give the same bytes.
+
+``features_extended.csv.gz`` holds the extended features (``rumdiff.features.extended``)
+of the puzzles of ``search_work.csv.gz``, row for row: the values the models learn from,
+as the tree of commit 5bfb4f5 computed them. A faster kernel must give the same bytes.
 
 Files are gzip-compressed CSV written byte for byte the same on every run (no time stamp
 in the gzip header), so a rerun that changes nothing leaves ``git status`` clean.
@@ -319,6 +324,17 @@ def make_joker_work() -> None:
     print(f"joker_work.csv.gz: {len(rows)} runs in {time.perf_counter() - began:.0f} s")
 
 
+def make_features() -> None:
+    from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
+
+    began, rows = time.perf_counter(), []
+    for puzzles in search_cases():
+        columns = extended_features(puzzles, m=puzzles.m)
+        rows.extend(zip(*(columns[name].tolist() for name in EXTENDED_FEATURES), strict=True))
+    write_golden("features_extended.csv.gz", list(EXTENDED_FEATURES), rows)
+    print(f"features_extended.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")
+
+
 MAKERS = {
     "ilp": make_ilp,
     "search": make_search,
@@ -326,6 +342,7 @@ MAKERS = {
     "search-jokers": make_search_jokers,
     "jokers": make_jokers,
     "joker-work": make_joker_work,
+    "features": make_features,
 }
 
 

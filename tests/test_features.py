@@ -8,12 +8,13 @@ import io
 import pickle
 import subprocess
 import sys
-from itertools import combinations, product
+from itertools import combinations, groupby, product
 
 import numpy as np
 import pandas as pd
 import pytest
 from helpers import applicable_checks
+from make_golden import read_golden
 from sklearn.base import clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import NotFittedError
@@ -26,10 +27,11 @@ from rumdiff.features import (
     PuzzleFeatures,
     compute_features,
     describe_features,
+    extended_features,
     feature_names,
 )
 from rumdiff.features._thesis import runs_rules, window_runs
-from rumdiff.puzzle import Puzzle, Puzzles, format_puzzles, parse_puzzles
+from rumdiff.puzzle import Puzzle, Puzzles, decode_puzzle, format_puzzles, parse_puzzles
 from rumdiff.solve import search_effort, solve
 from rumdiff.solve._tiles import colour_runs, remove_isolated, segments
 from rumdiff.solve.groups import clearable, group_value, max_groups
@@ -597,6 +599,23 @@ def test_bound_features_agree_with_the_optimum(k, m, n):
         decided += got.bound_open == 0
         assert got.bound_nodes <= got.dp_segments * config.FEATURE_BOUND_NODES + got.dp_segments
     assert decided > 0.8 * len(stack)
+
+
+def test_extended_features_equal_the_stored_ones():
+    # The 1,240 puzzles of the search's golden file with their extended features as
+    # stored (tests/make_golden.py): the searches' node counts and outcomes, above all,
+    # have no twin that pins them, and the models learn from these values.
+    puzzles = read_golden("search_work.csv.gz")
+    stored = read_golden("features_extended.csv.gz")
+    assert len(stored) == len(puzzles) == 1240
+    shape = [(int(row["k"]), int(row["m"]), int(row["n"])) for row in puzzles]
+    for (k, m, n), rows in groupby(range(len(puzzles)), key=shape.__getitem__):
+        rows = list(rows)  # one stack for each run of puzzles of one shape
+        got = extended_features(
+            np.stack([decode_puzzle(puzzles[p]["puzzle"], k, n, m=m) for p in rows]), m=m
+        )
+        for at, p in enumerate(rows):
+            assert {name: str(got[name][at].item()) for name in got} == stored[p], p
 
 
 def test_extended_features_match_the_solver():

@@ -7,7 +7,7 @@ them. The per-segment bounds are the solver's own (``rumdiff.solve._tiles``).
 import numpy as np
 from numba import njit
 
-from rumdiff.features._search import ascent_segment, bound_search, greedy_segment
+from rumdiff.features._search import ascent_segment, bound_search, greedy_segment, least_drops
 from rumdiff.solve._tiles import (
     colour_runs,
     group_index,
@@ -103,11 +103,12 @@ def extended_stack(stack, m, s, gv, tables, source, budget, out):
     move = np.empty((k, m + 1), np.int64)
     scratch = np.empty((9, k), np.int64)
     suffix = np.zeros(n + 2, np.int64)
-    least = np.empty((n + 1, k, size), np.int64)
+    least = np.empty((n + 2, m + 1, size), np.int64)
+    least_drops(tables, least)
     most = 0
     for state in range(size):
         most = max(most, tables[0][state + 1] - tables[0][state])
-    deep = np.empty(((n + 1) * k + 1, k + 3 + 2 * most), np.int64)
+    deep = np.empty(((n + 1) * k + 1, k + 7 + 2 * most), np.int64)
     unpruned_reach = np.empty((k, n + 1), np.int64)
     unpruned_moves = np.empty((k, n + 1), np.int64)
     values = np.arange(1, n + 1)

@@ -160,6 +160,26 @@ def ascent_segment(x, lo, hi, m, gv, tables, source, usage, start, work, back):
 
 
 @njit(cache=True)
+def least_drops(tables, least):
+    """Fill ``least[v, x, s]``: the least a move from run state s drops at value v.
+
+    Over the moves of state s that use at most x tiles, the least of ``dropped1 * (v - 1)
+    + dropped2 * (2 v - 3)``, or 2**62 when there is none; ``least`` has shape
+    (n + 2, m + 1, F). It depends on the rules alone, so a stack of puzzles fills it once.
+    """
+    first, used, _, dropped1, dropped2, _ = tables
+    for v in range(least.shape[0]):
+        for xc in range(least.shape[1]):
+            for s in range(least.shape[2]):
+                low = 1 << 62
+                e = first[s]
+                while e < first[s + 1] and used[e] <= xc:
+                    low = min(low, dropped1[e] * (v - 1) + dropped2[e] * (2 * v - 3))
+                    e += 1
+                least[v, xc, s] = low
+
+
+@njit(cache=True)
 def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack):
     """Depth-first search for an arrangement of rows lo..hi-1 scoring at least ``target``.
 
@@ -170,33 +190,26 @@ def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack)
     least drop, leftovers at most what groups take, ``suffix`` for the later values)
     falls below the target is cut. Returns ``(outcome, nodes)``: outcome 1 when an
     arrangement reaches the target, 0 when none can, -1 when ``budget`` nodes did not
-    decide. ``least[i, c, s]`` is scratch of shape (rows + 1, k, F); ``stack`` of shape
-    (depth + 1, k + 3 + 2 M) with depth (rows + 1) k and M the most moves of a state.
+    decide. ``least`` is the table :func:`least_drops` fills; ``stack`` is scratch of
+    shape (depth + 1, k + 7 + 2 M) with depth (rows + 1) k and M the most moves of a
+    state.
     """
     first, used, next_state, dropped1, dropped2, nonzero = tables
     k = x.shape[1]
     rows = hi - lo
-    size = nonzero.shape[0]
     base = m + 1
-    for i in range(rows + 1):
-        v = lo + 1 + i
-        for c in range(k):
-            xc = x[lo + i, c] if i < rows else 0
-            for s in range(size):
-                low = 1 << 62
-                e = first[s]
-                while e < first[s + 1] and used[e] <= xc:
-                    low = min(low, dropped1[e] * (v - 1) + dropped2[e] * (2 * v - 3))
-                    e += 1
-                least[i, c, s] = low
     depth = (rows + 1) * k
-    # Per depth: the k slot states, the value, the next move to try, how many there are,
-    # and the moves in the order they are tried.
-    moves_at = k + 3
+    # Per depth: the k slot states, the value, the next move to try, how many there are;
+    # what every move there shares of the bound: the group index and the leftovers of the
+    # other colours, the later colours' gain, the weight of this colour in the index;
+    # then the moves in the order they are tried.
+    at_value, at_next, at_count = k, k + 1, k + 2
+    at_index, at_spare, at_later, at_power = k + 3, k + 4, k + 5, k + 6
+    moves_at = k + 7
     for c in range(k):
         stack[0, c] = 0
-    stack[0, k] = 0
-    stack[0, k + 1] = -1
+    stack[0, at_value] = 0
+    stack[0, at_next] = -1
     nodes = 0
     d = 0
     while True:
@@ -206,7 +219,7 @@ def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack)
         c = d % k
         v = lo + 1 + i
         xc = x[lo + i, c] if i < rows else 0
-        if stack[d, k + 1] < 0:  # first visit: order this colour's moves
+        if stack[d, at_next] < 0:  # first visit: order this colour's moves
             s = stack[d, c]
             count = 0
             e = first[s]
@@ -221,10 +234,31 @@ def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack)
                 stack[d, moves_at + 2 * at + 1] = gain
                 count += 1
                 e += 1
-            stack[d, k + 1] = 0
-            stack[d, k + 2] = count
-        if stack[d, k + 1] >= stack[d, k + 2]:
-            stack[d, k + 1] = -1
+            stack[d, at_next] = 0
+            stack[d, at_count] = count
+            # The other colours' part of the bound is the same for every move here: the
+            # earlier colours have moved at value v, the later ones have not.
+            index = 0
+            spare = 0
+            later = 0
+            power = 1
+            for q in range(k):
+                xq = x[lo + i, q] if i < rows else 0
+                if q < c:
+                    left = max(xq - nonzero[stack[d, q]], 0)
+                    index += left * power
+                    spare += left
+                elif q == c:
+                    stack[d, at_power] = power
+                else:
+                    index += xq * power
+                    later += v * xq - least[v, xq, stack[d, q]]
+                power *= base
+            stack[d, at_index] = index
+            stack[d, at_spare] = spare
+            stack[d, at_later] = later
+        if stack[d, at_next] >= stack[d, at_count]:
+            stack[d, at_next] = -1
             if d == 0:
                 return 0, nodes
             d -= 1
@@ -232,33 +266,21 @@ def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack)
         nodes += 1
         if nodes > budget:
             return -1, nodes
-        at = stack[d, k + 1]
-        stack[d, k + 1] = at + 1
+        at = stack[d, at_next]
+        stack[d, at_next] = at + 1
         e = stack[d, moves_at + 2 * at]
-        value = stack[d, k] + stack[d, moves_at + 2 * at + 1]
+        value = stack[d, at_value] + stack[d, moves_at + 2 * at + 1]
         for q in range(k):
             stack[d + 1, q] = stack[d, q]
         stack[d + 1, c] = next_state[e]
         # What this node may still gain at value v, then the later values' bounds.
-        index = 0
-        spare = 0
-        later = 0
-        power = 1
-        for q in range(k):
-            xq = x[lo + i, q] if i < rows else 0
-            if q <= c:
-                left = max(xq - nonzero[stack[d + 1, q]], 0)
-                index += left * power
-                spare += left
-            else:
-                index += xq * power
-                later += v * xq - least[i, q, stack[d + 1, q]]
-            power *= base
-        groupable = gv[index] if c == k - 1 else min(spare, gv[index])
-        if value + later + v * groupable < target - suffix[i + 1]:
+        left = max(xc - nonzero[next_state[e]], 0)
+        index = stack[d, at_index] + left * stack[d, at_power]
+        groupable = gv[index] if c == k - 1 else min(stack[d, at_spare] + left, gv[index])
+        if value + stack[d, at_later] + v * groupable < target - suffix[i + 1]:
             continue
         if c == k - 1:
             value += v * gv[index]
-        stack[d + 1, k] = value
-        stack[d + 1, k + 1] = -1
+        stack[d + 1, at_value] = value
+        stack[d + 1, at_next] = -1
         d += 1
