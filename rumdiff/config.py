@@ -249,10 +249,18 @@ MODEL_FORMAT = 3
 MODEL_PICKLE_FORMAT = 2
 #: zlib compression level of the saved model's archive (0-9).
 MODEL_COMPRESS = 6
-#: Types beyond those skops trusts by itself that a model file may hold, by full name:
-#: our feature transformer and scikit-learn's tree structure. Anything else is refused.
+#: Types beyond skops's own (numbers, containers, numpy's) that a model file may hold, by
+#: full name: our feature transformer, the pipeline, the forests and their trees, and
+#: scikit-learn's tree structure. Anything else is refused. (skops would trust any
+#: scikit-learn estimator too, but rumdiff's processes skip naming them all, for speed:
+#: rumdiff.startup.)
 MODEL_TRUSTED_TYPES = (
     "rumdiff.features.transformer.PuzzleFeatures",
+    "sklearn.pipeline.Pipeline",
+    "sklearn.ensemble._forest.RandomForestClassifier",
+    "sklearn.ensemble._forest.RandomForestRegressor",
+    "sklearn.tree._classes.DecisionTreeClassifier",
+    "sklearn.tree._classes.DecisionTreeRegressor",
     "sklearn.tree._tree.Tree",
 )
 #: Largest model sidecar read, in bytes (a real one is a few kB).

@@ -26,9 +26,16 @@ always does (numba's compiler refreshes the target itself), so a kernel missing 
 cache compiles as before. ``tests/test_startup.py`` loads every kernel this way and
 compares its results.
 
-The command line calls both as it starts (:func:`quick_start`), and so do the workers of
-:mod:`rumdiff.processes`. A program that imports rumdiff keeps numba as it is in its own
-process.
+:func:`skip_estimator_discovery` does the same for skops, which rumdiff loads models
+with: as it builds its list of trusted types, skops names every scikit-learn estimator,
+and to find them all scikit-learn imports every one of its modules, 0.7-1.0 s of each
+``rumdiff predict``. In rumdiff's own processes that list is left without scikit-learn's
+estimators, and ``config.MODEL_TRUSTED_TYPES`` names the five a model holds, so a model
+file may hold those and no other estimator (``tests/test_startup.py``).
+
+The command line calls these as it starts (:func:`quick_start`), and so do the workers
+of :mod:`rumdiff.processes`. A program that imports rumdiff keeps numba and skops as they
+are in its own process.
 """
 
 from __future__ import annotations
@@ -36,18 +43,20 @@ from __future__ import annotations
 import sys
 from importlib.machinery import PathFinder
 
-__all__ = ["load_kernels_lazily", "quick_start", "skip_blas_probe"]
+__all__ = ["load_kernels_lazily", "quick_start", "skip_blas_probe", "skip_estimator_discovery"]
 
 _PROBE = "numba.np.arraymath"
 _BLAS = "scipy.linalg.cython_blas"
 _CACHING = "numba.core.caching"
+_TRUSTED = "skops.io._trusted_types"
 
 
 def quick_start() -> None:
-    """Start numba as rumdiff's own processes do: :func:`skip_blas_probe` and
-    :func:`load_kernels_lazily`."""
+    """Start numba and skops as rumdiff's own processes do: :func:`skip_blas_probe`,
+    :func:`load_kernels_lazily` and :func:`skip_estimator_discovery`."""
     skip_blas_probe()
     load_kernels_lazily()
+    skip_estimator_discovery()
 
 
 def skip_blas_probe() -> None:
@@ -65,6 +74,13 @@ def load_kernels_lazily() -> None:
         _lazy_cache(sys.modules[_CACHING])
     else:
         _find_first(_CACHING, _ThenLazyCache)
+
+
+def skip_estimator_discovery() -> None:
+    """Have skops build its trusted types, when it first does, without scikit-learn's
+    estimators (nothing if it has built them already)."""
+    if _TRUSTED not in sys.modules:
+        _find_first(_TRUSTED, _WithoutEstimators)
 
 
 def _find_first(name: str, loader_type) -> None:
@@ -147,3 +163,21 @@ class _WithoutBlas(_Wrapped):
         finally:
             if _BLAS in sys.modules and sys.modules[_BLAS] is None:
                 del sys.modules[_BLAS]
+
+
+class _WithoutEstimators(_Wrapped):
+    """A loader that runs a module while scikit-learn's ``all_estimators`` finds none."""
+
+    def exec_module(self, module):
+        import sklearn.utils
+
+        found = sklearn.utils.all_estimators
+        sklearn.utils.all_estimators = _no_estimators
+        try:
+            self.loader.exec_module(module)
+        finally:
+            sklearn.utils.all_estimators = found
+
+
+def _no_estimators(*args, **kwargs) -> list:
+    return []

@@ -4,11 +4,13 @@ spawns), and as it always does in a program that imports rumdiff."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 import textwrap
 
+import numpy as np
 from helpers import REPO
 
 EXAMPLE = str(REPO / "data" / "examples" / "thesis-4.1.in")  # scores 93 and 65
@@ -154,3 +156,61 @@ def test_a_kernel_missing_from_the_cache_still_compiles(tmp_path):
     path = tmp_path / "fresh.py"  # its own cache folder, empty
     path.write_text(script)
     assert _python(str(path)) == ["[0, 2, 4] True"]
+
+
+#: A process that predicts the example's difficulty with the default model, then says
+#: whether scikit-learn's Gaussian processes were imported (only naming every
+#: estimator imports them) and how many estimators skops trusts by itself.
+PREDICT = """
+import json
+import sys
+from rumdiff import config
+from rumdiff.learn import load_model
+from rumdiff.puzzle import read_puzzles
+
+puzzles = read_puzzles(sys.argv[1])
+model = load_model(config.DEFAULT_MODEL)
+print(json.dumps([model.predict_proba(puzzles).tolist(), model.predict_effort(puzzles).tolist()]))
+from skops.io import _trusted_types
+
+print("sklearn.gaussian_process" in sys.modules, bool(_trusted_types.SKLEARN_ESTIMATOR_TYPE_NAMES))
+"""
+
+
+def test_models_load_without_naming_every_estimator_and_predict_the_same():
+    example = str(REPO / "data" / "examples" / "mixed-20.in")
+    usual = _python("-c", PREDICT, example)
+    quick = _python("-c", "from rumdiff.startup import quick_start\nquick_start()\n" + PREDICT,
+                    example)  # fmt: skip
+    assert usual[-1] == "True True" and quick[-1] == "False False"
+    # The same model and the same predictions, but for the last bits: the forests' threads
+    # add up their trees' votes in the order they finish.
+    for got, expected in zip(json.loads(quick[0]), json.loads(usual[0]), strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_an_archive_of_another_estimator_is_refused_in_rumdiffs_processes(tmp_path):
+    # skops trusts every scikit-learn estimator by itself, as a program that imports
+    # rumdiff still finds; rumdiff's own processes trust the five a model holds
+    # (config.MODEL_TRUSTED_TYPES), and refuse the rest in one line.
+    script = textwrap.dedent("""
+        import sys
+        from pathlib import Path
+
+        import skops.io
+        from sklearn.linear_model import LinearRegression
+        from rumdiff.learn.archive import load_archive
+        from rumdiff.learn.sidecar import ModelError
+
+        skops.io.dump(LinearRegression(), sys.argv[1])
+        try:
+            print(type(load_archive(Path(sys.argv[1]))).__name__)
+        except ModelError as error:
+            print(error)
+    """)  # fmt: skip
+    path = str(tmp_path / "linear.skops")
+    assert _python("-c", script, path) == ["LinearRegression"]
+    quick = "from rumdiff.startup import quick_start\nquick_start()\n" + script
+    [refused] = _python("-c", quick, path)
+    assert refused.startswith(f"{path}: refused, it holds types rumdiff does not trust")
+    assert "LinearRegression" in refused
