@@ -38,6 +38,7 @@ def main() -> None:
         f"{args.count:,} mixed G(4, 2, 100) puzzles, seed {args.seed}, "
         f"best / worst of {args.repeats} runs"
     )
+    fastest_cpu = {}  # seconds of CPU of each feature set's fastest run
     for feature_set in config.FEATURE_SETS:
         times, cpu = [], []
         for _ in range(args.repeats):
@@ -46,6 +47,7 @@ def main() -> None:
             times.append(time.perf_counter() - began)
             cpu.append(time.process_time() - began_cpu)
         best = min(times)
+        fastest_cpu[feature_set] = min(cpu)
         scaled = best * 10_000 / args.count
         print(
             f"{feature_set:>8}: wall {best:6.3f} s / {max(times):6.3f} s, CPU {min(cpu):6.3f} s, "
@@ -60,7 +62,7 @@ def main() -> None:
     searching = (time.process_time() - began) / args.count
     print(
         f"reference search: CPU {1e3 * searching:.3f} ms/puzzle; all features cost "
-        f"{searching / (min(cpu) / args.count):.1f} times less (at least 10 required)"
+        f"{searching / (fastest_cpu['all'] / args.count):.1f} times less (at least 10 required)"
     )
 
 

@@ -49,6 +49,9 @@ must switch its shortcuts on elsewhere; rewriting this file must give the same b
 ``features_extended.csv.gz`` holds the extended features (``rumdiff.features.extended``)
 of the puzzles of ``search_work.csv.gz``, row for row: the values the models learn from,
 as the tree of commit 5bfb4f5 computed them. A faster kernel must give the same bytes.
+Rewrite or compare it after ``make test`` has compiled the kernels again (it drops their
+caches when a kernel file changes): numba checks a cached kernel against its own file
+only, so ``extended_stack`` would keep the machine code of a search changed beside it.
 
 Files are gzip-compressed CSV written byte for byte the same on every run (no time stamp
 in the gzip header), so a rerun that changes nothing leaves ``git status`` clean.
@@ -325,11 +328,17 @@ def make_joker_work() -> None:
 
 
 def make_features() -> None:
+    from itertools import groupby
+
     from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
+    from rumdiff.puzzle import decode_puzzle
 
     began, rows = time.perf_counter(), []
-    for puzzles in search_cases():
-        columns = extended_features(puzzles, m=puzzles.m)
+    stored = read_golden("search_work.csv.gz")
+    for shape, puzzles in groupby(stored, key=lambda row: (row["k"], row["m"], row["n"])):
+        k, m, n = map(int, shape)
+        stack = np.stack([decode_puzzle(row["puzzle"], k, n, m=m) for row in puzzles])
+        columns = extended_features(stack, m=m)
         rows.extend(zip(*(columns[name].tolist() for name in EXTENDED_FEATURES), strict=True))
     write_golden("features_extended.csv.gz", list(EXTENDED_FEATURES), rows)
     print(f"features_extended.csv.gz: {len(rows)} puzzles in {time.perf_counter() - began:.0f} s")

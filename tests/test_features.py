@@ -602,20 +602,19 @@ def test_bound_features_agree_with_the_optimum(k, m, n):
 
 
 def test_extended_features_equal_the_stored_ones():
-    # The 1,240 puzzles of the search's golden file with their extended features as
-    # stored (tests/make_golden.py): the searches' node counts and outcomes, above all,
-    # have no twin that pins them, and the models learn from these values.
+    """The 1,240 puzzles of the search's golden file have the extended features stored
+    beside them (tests/make_golden.py): the searches' node counts and outcomes, above
+    all, have no twin that pins them, and the models learn from these values."""
     puzzles = read_golden("search_work.csv.gz")
-    stored = read_golden("features_extended.csv.gz")
-    assert len(stored) == len(puzzles) == 1240
-    shape = [(int(row["k"]), int(row["m"]), int(row["n"])) for row in puzzles]
-    for (k, m, n), rows in groupby(range(len(puzzles)), key=shape.__getitem__):
-        rows = list(rows)  # one stack for each run of puzzles of one shape
-        got = extended_features(
-            np.stack([decode_puzzle(puzzles[p]["puzzle"], k, n, m=m) for p in rows]), m=m
-        )
-        for at, p in enumerate(rows):
-            assert {name: str(got[name][at].item()) for name in got} == stored[p], p
+    stored = iter(read_golden("features_extended.csv.gz"))
+    assert len(puzzles) == 1240
+    for shape, same in groupby(puzzles, key=lambda row: (row["k"], row["m"], row["n"])):
+        k, m, n = map(int, shape)  # one stack for each run of puzzles of one shape
+        stack = np.stack([decode_puzzle(row["puzzle"], k, n, m=m) for row in same])
+        got = extended_features(stack, m=m)
+        for at in range(len(stack)):
+            assert {name: str(got[name][at].item()) for name in got} == next(stored)
+    assert next(stored, None) is None
 
 
 def test_extended_features_match_the_solver():

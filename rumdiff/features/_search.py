@@ -2,7 +2,9 @@
 
 Where a segment's lower and upper bounds differ, :func:`greedy_segment` and
 :func:`ascent_segment` each build a real arrangement, so their scores are lower bounds
-that try to meet the solver's upper bound without paying for its full search.
+that try to meet the solver's upper bound without paying for its full search;
+:func:`bound_search` decides within a budget of nodes whether any arrangement meets it,
+pruning by a table :func:`least_drops` fills.
 """
 
 from numba import njit
@@ -164,8 +166,9 @@ def least_drops(tables, least):
     """Fill ``least[v, x, s]``: the least a move from run state s drops at value v.
 
     Over the moves of state s that use at most x tiles, the least of ``dropped1 * (v - 1)
-    + dropped2 * (2 v - 3)``, or 2**62 when there is none; ``least`` has shape
-    (n + 2, m + 1, F). It depends on the rules alone, so a stack of puzzles fills it once.
+    + dropped2 * (2 v - 3)``; ``least`` has shape (n + 2, m + 1, F). Every state has a
+    move that uses no tile, so there is always one (2**62 would stand for none). It
+    depends on the rules alone, so a stack of puzzles fills it once.
     """
     first, used, _, dropped1, dropped2, _ = tables
     for v in range(least.shape[0]):
@@ -270,9 +273,6 @@ def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack)
         stack[d, at_next] = at + 1
         e = stack[d, moves_at + 2 * at]
         value = stack[d, at_value] + stack[d, moves_at + 2 * at + 1]
-        for q in range(k):
-            stack[d + 1, q] = stack[d, q]
-        stack[d + 1, c] = next_state[e]
         # What this node may still gain at value v, then the later values' bounds.
         left = max(xc - nonzero[next_state[e]], 0)
         index = stack[d, at_index] + left * stack[d, at_power]
@@ -281,6 +281,9 @@ def bound_search(x, lo, hi, m, gv, tables, suffix, target, budget, least, stack)
             continue
         if c == k - 1:
             value += v * gv[index]
+        for q in range(k):
+            stack[d + 1, q] = stack[d, q]
+        stack[d + 1, c] = next_state[e]
         stack[d + 1, at_value] = value
         stack[d + 1, at_next] = -1
         d += 1
