@@ -1,5 +1,6 @@
-"""How rumdiff's own processes start numba: without its probe for BLAS, and loading
-cached kernels without building what only compiling needs.
+"""How rumdiff's own processes start numba and skops: numba without its probe for BLAS,
+loading cached kernels without building what only compiling needs; skops without naming
+every scikit-learn estimator.
 
 When numba first loads a kernel, it imports its implementations of numpy, and one of
 them (``numba.np.arraymath``) imports ``scipy.linalg.cython_blas`` to learn whether a
@@ -31,7 +32,9 @@ with: as it builds its list of trusted types, skops names every scikit-learn est
 and to find them all scikit-learn imports every one of its modules, 0.7-1.0 s of each
 ``rumdiff predict``. In rumdiff's own processes that list is left without scikit-learn's
 estimators, and ``config.MODEL_TRUSTED_TYPES`` names the five a model holds, so a model
-file may hold those and no other estimator (``tests/test_startup.py``).
+file may hold those and no other estimator (``tests/test_startup.py``). Another thread
+asking scikit-learn for its estimators while that module runs would find none; rumdiff
+asks it nowhere.
 
 The command line calls these as it starts (:func:`quick_start`), and so do the workers
 of :mod:`rumdiff.processes`. A program that imports rumdiff keeps numba and skops as they
