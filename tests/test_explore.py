@@ -100,3 +100,22 @@ def test_cli_explore(tmp_path, capsys):
         assert main([*argv, *bad, "--quiet"]) == code
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("rumdiff explore: error:") and message in err
+
+
+def test_cli_explore_refuses_an_outdir_it_cannot_write_before_any_work(tmp_path, capsys):
+    # A file given as OUTDIR (it used to be refused only after every puzzle was solved),
+    # and a folder holding a folder where a figure goes. A thousand puzzles a cell would
+    # take minutes: the command ends at once.
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine")
+    crowded = tmp_path / "crowded"
+    (crowded / "explore_zoom.png").mkdir(parents=True)
+    for outdir, message in (
+        (afile, f"cannot write into {afile}: it is not a folder; choose a folder"),
+        (crowded, f"cannot write {crowded / 'explore_zoom.png'}: it is a folder; choose a"),
+    ):  # fmt: skip
+        argv = ["explore", str(outdir), "--samples", "1000", "--jobs", "1", "--quiet"]
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith(f"rumdiff explore: error: {message}")
+    assert afile.read_text() == "mine"

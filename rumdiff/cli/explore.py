@@ -6,7 +6,13 @@ import sys
 
 from rumdiff import config
 from rumdiff.cli import DescribedHelpFormatter, UserError
-from rumdiff.cli.options import budget_error, generation_options, integer, write_error
+from rumdiff.cli.options import (
+    budget_error,
+    check_outputs,
+    generation_options,
+    integer,
+    write_error,
+)
 
 DESCRIPTION = """\
 Solve SAMPLES random puzzles per cell of a grid of p0 (percent of cells with 0 copies)
@@ -55,7 +61,7 @@ def run(args) -> int:
     from rumdiff.solve import SolverBudgetError
 
     progress = ProgressCallback()
-
+    check_outdir(args.outdir)
     try:
         game = Game(args.k, args.m, args.n)
         frame = explore(
@@ -82,3 +88,16 @@ def run(args) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def check_outdir(outdir: str) -> None:
+    """Refuse, before any work, an OUTDIR that is not a folder or cannot become one, or
+    whose files could not be written (:func:`rumdiff.cli.options.check_outputs`)."""
+    import os
+
+    from rumdiff.report.exploration import GRIDS
+
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        raise UserError(f"cannot write into {outdir}: it is not a folder; choose a folder")
+    names = ["explore.csv", *(f"explore_{grid}.png" for grid in GRIDS)]
+    check_outputs([], [os.path.join(outdir, name) for name in names])
