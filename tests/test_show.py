@@ -257,6 +257,8 @@ def test_show_draws_an_infeasible_puzzle(puzzle_file, tmp_path):
         (["{bad}", "-o", "{out}"], "bad.in:3: tile '3x'"),
         (["{a}", "-o", "{tmp}/out.txt"], "end it in .png, .svg or .pdf"),
         (["{a}", "--puzzles", "2,7", "-o", "{out}"], "there is no puzzle 7"),
+        (["{a}", "--puzzles", "7", "-o", "{out}"], "holds 3 puzzles; there is no puzzle 7"),
+        (["{a}", "--puzzles", "7-9", "-o", "{out}"], "holds 3 puzzles; there is no puzzle 7"),
         (["{png}", "-o", "{png}"], "is the input"),
         (["{a}", "-o", "{link}"], "is the input"),
         (["{tmp}/missing.in", "-o", "{out}"], "missing.in"),
@@ -277,12 +279,16 @@ def test_show_errors_are_one_line_and_write_nothing(arguments, message, puzzle_f
     assert (tmp / "p.png").read_text() == before.decode()
 
 
-@pytest.mark.parametrize("puzzles", ["0", "2-1", "x", "1-50"])
-def test_a_bad_puzzle_list_is_a_usage_error(puzzles, puzzle_file, tmp_path, capsys):
+@pytest.mark.parametrize(
+    "puzzles, reason",
+    [("0", "numbered from 1 up"), ("5-3", "a range goes up, got '5-3'; write 3-5"),
+     ("x", "such as 1,3,5-8"), ("1-50", "fit one picture")],
+)  # fmt: skip
+def test_a_bad_puzzle_list_is_a_usage_error(puzzles, reason, puzzle_file, tmp_path, capsys):
     argv = ["show", str(puzzle_file), "--puzzles", puzzles, "-o", str(tmp_path / "o.png")]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "--puzzles" in err
+    assert len(err.splitlines()) == 1 and "--puzzles" in err and reason in err
 
 
 def test_a_long_file_draws_its_first_puzzles_and_says_so(puzzle_file, tmp_path, monkeypatch,

@@ -68,8 +68,12 @@ def puzzle_numbers(text: str) -> tuple[int, ...]:
             raise argparse.ArgumentTypeError(
                 f"expected puzzle numbers and ranges such as 1,3,5-8, got {text!r}"
             ) from None
-        if not 1 <= low <= high:
+        if low < 1:
             raise argparse.ArgumentTypeError(f"puzzles are numbered from 1 up, got {part!r}")
+        if low > high:
+            raise argparse.ArgumentTypeError(
+                f"a range goes up, got {part.strip()!r}; write {high}-{low}"
+            )
         if len(numbers) + high - low + 1 > config.SHOW_MAX_PUZZLES:
             raise argparse.ArgumentTypeError(
                 f"at most {config.SHOW_MAX_PUZZLES} puzzles fit one picture, got more in "
@@ -154,9 +158,9 @@ def _read(args):
         break
     if count is None:
         count = seen if seen <= last else -1
-    if not found:
-        raise UserError(f"{args.file} holds no puzzle to draw")
     missing = [number for number in wanted if number not in found]
+    if not seen:
+        raise UserError(f"{args.file} holds no puzzle to draw")
     if args.puzzles is not None and missing:
         raise UserError(
             f"{args.file} holds {count:,} puzzles; there is no puzzle {missing[0]} to draw"
