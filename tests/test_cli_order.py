@@ -257,6 +257,8 @@ def test_the_default_model_is_loaded_mid_order_once_it_pays(tmp_path, monkeypatc
         (["--effort", "a:b"], "LOW:HIGH"),
         (["--effort", "-1:5"], "effort"),
         (["--difficulty", "hard", "--max-candidates", "0"], "--max-candidates"),
+        (["--model", "nosuch.skops"], "--model applies to puzzles made to order: give"),
+        (["--no-filter", "--count", "3"], "--no-filter applies to puzzles made to order"),
     ],
 )
 def test_argument_errors_are_one_line(tmp_path, capsys, options, message):

@@ -236,6 +236,9 @@ def _puzzles_only(args, family) -> int:
 def run(args) -> int:
     if args.difficulty is not None or args.effort is not None:
         return order.run(args, _command(args))
+    if args.model is not None or args.no_filter:
+        given = "--model" if args.model is not None else "--no-filter"
+        raise UserError(f"{given} applies to puzzles made to order: give --difficulty or --effort")
     if args.count is None:
         args.count = config.DATASET_COUNT
     if args.relabel is not None:
