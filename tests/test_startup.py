@@ -1,6 +1,7 @@
 """numba starts without its probe for BLAS, and loads cached kernels without building its
-compilation target, in rumdiff's own processes (the command line and the workers it
-spawns), and as it always does in a program that imports rumdiff."""
+compilation target, and skops without naming every scikit-learn estimator, in rumdiff's
+own processes (the command line and the workers it spawns); both start as they always do
+in a program that imports rumdiff."""
 
 from __future__ import annotations
 
