@@ -111,7 +111,7 @@ def test_cli_explore_refuses_an_outdir_it_cannot_write_before_any_work(tmp_path,
     crowded = tmp_path / "crowded"
     (crowded / "explore_zoom.png").mkdir(parents=True)
     for outdir, message in (
-        (afile, f"cannot write into {afile}: it is not a folder; choose a folder"),
+        (afile, f"cannot write {afile / 'explore.csv'}: {afile} is not a folder"),
         (crowded, f"cannot write {crowded / 'explore_zoom.png'}: it is a folder; choose a"),
     ):  # fmt: skip
         argv = ["explore", str(outdir), "--samples", "1000", "--jobs", "1", "--quiet"]

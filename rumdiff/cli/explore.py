@@ -57,11 +57,11 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from rumdiff.cli.progress import ProgressCallback
     from rumdiff.puzzle import Game
-    from rumdiff.report.exploration import explore, write_explore
+    from rumdiff.report.exploration import explore, explore_files, write_explore
     from rumdiff.solve import SolverBudgetError
 
     progress = ProgressCallback()
-    check_outdir(args.outdir)
+    check_outputs([], explore_files(args.outdir))  # refused before any work
     try:
         game = Game(args.k, args.m, args.n)
         frame = explore(
@@ -88,16 +88,3 @@ def run(args) -> int:
             file=sys.stderr,
         )
     return 0
-
-
-def check_outdir(outdir: str) -> None:
-    """Refuse, before any work, an OUTDIR that is not a folder or cannot become one, or
-    whose files could not be written (:func:`rumdiff.cli.options.check_outputs`)."""
-    import os
-
-    from rumdiff.report.exploration import GRIDS
-
-    if os.path.exists(outdir) and not os.path.isdir(outdir):
-        raise UserError(f"cannot write into {outdir}: it is not a folder; choose a folder")
-    names = ["explore.csv", *(f"explore_{grid}.png" for grid in GRIDS)]
-    check_outputs([], [os.path.join(outdir, name) for name in names])

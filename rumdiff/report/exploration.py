@@ -22,7 +22,7 @@ from rumdiff import config
 from rumdiff.puzzle import Game
 from rumdiff.validation import jobs_count, whole
 
-__all__ = ["GRIDS", "explore", "grid_cells", "write_explore"]
+__all__ = ["GRIDS", "explore", "explore_files", "grid_cells", "write_explore"]
 
 #: The two grids, in the order of the thesis's figures.
 GRIDS = ("full", "zoom")
@@ -185,6 +185,15 @@ def explore(
     return pd.DataFrame(rows)
 
 
+def explore_files(folder) -> list:
+    """The files :func:`write_explore` may write into ``folder``: ``explore.csv``, then a
+    PNG per grid (a grid with no cell is left out)."""
+    from pathlib import Path
+
+    folder = Path(folder)
+    return [folder / "explore.csv", *(folder / f"explore_{grid}.png" for grid in GRIDS)]
+
+
 def write_explore(frame, folder, game: Game) -> list:
     """Write ``explore.csv`` and one PNG per grid (Figures 11 and 12) of ``game`` into
     ``folder``.
@@ -202,9 +211,10 @@ def write_explore(frame, folder, game: Game) -> list:
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    written = [folder / "explore.csv"]
-    atomic_write_frame(frame, written[0], "csv")
-    for grid in GRIDS:
+    table, *figures = explore_files(folder)
+    atomic_write_frame(frame, table, "csv")
+    written = [table]
+    for grid, figure in zip(GRIDS, figures, strict=True):
         cells = frame[frame["grid"] == grid]
         if cells.empty:
             continue
@@ -215,6 +225,6 @@ def write_explore(frame, folder, game: Game) -> list:
             f"cell, p0 and p1 in {extent}, the rest "
             f"{'2 copies' if game.m == 2 else 'split over 2..m copies'}"
         )
-        written.append(folder / f"explore_{grid}.png")
-        atomic_write_png(written[-1], explore_figure(frame, grid, title=title))
+        written.append(figure)
+        atomic_write_png(figure, explore_figure(frame, grid, title=title))
     return written
