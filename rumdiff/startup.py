@@ -29,12 +29,12 @@ compares its results.
 
 :func:`skip_estimator_discovery` does the same for skops, which rumdiff loads models
 with: as it builds its list of trusted types, skops names every scikit-learn estimator,
-and to find them all scikit-learn imports every one of its modules, 0.7-1.0 s of each
-``rumdiff predict``. In rumdiff's own processes that list is left without scikit-learn's
-estimators, and ``config.MODEL_TRUSTED_TYPES`` names the five a model holds, so a model
-file may hold those and no other estimator (``tests/test_startup.py``). Another thread
-asking scikit-learn for its estimators while that module runs would find none; rumdiff
-asks it nowhere.
+and to find them all scikit-learn imports every one of its modules: 0.5-0.8 s of each
+``rumdiff predict`` (docs/decisions/limits.md). In rumdiff's own processes that list is
+left without scikit-learn's estimators, and ``config.MODEL_TRUSTED_TYPES`` names the
+five a model holds, so a model file may hold those and no other estimator
+(``tests/test_startup.py``). Another thread asking scikit-learn for its estimators
+while that module runs would find none; rumdiff asks it nowhere.
 
 The command line calls these as it starts (:func:`quick_start`), and so do the workers
 of :mod:`rumdiff.processes`. A program that imports rumdiff keeps numba and skops as they
@@ -183,4 +183,5 @@ class _WithoutEstimators(_Wrapped):
 
 
 def _no_estimators(*args, **kwargs) -> list:
+    """scikit-learn's ``all_estimators``, finding none."""
     return []

@@ -161,60 +161,52 @@ def test_a_kernel_missing_from_the_cache_still_compiles(tmp_path):
 
 #: A process that predicts the difficulty of ten puzzles with a model (a tiny one, trained
 #: here: the shipped model needs the scikit-learn it was saved with, which the floors'
-#: tests do not have), then says whether scikit-learn's Gaussian processes were imported
-#: (only naming every estimator imports them) and whether skops trusts any estimator by
-#: itself.
-PREDICT = """
+#: tests do not have), loads an archive of another scikit-learn estimator, then says
+#: whether scikit-learn's Gaussian processes were imported (only naming every estimator
+#: imports them) and whether skops trusts any estimator by itself.
+MODELS = """
 import json
 import sys
+from pathlib import Path
+
+import skops.io
+from sklearn.linear_model import LinearRegression
 from rumdiff.data import Family
 from rumdiff.data.generator import generate
 from rumdiff.learn import load_model
+from rumdiff.learn.archive import load_archive
+from rumdiff.learn.sidecar import ModelError
 from rumdiff.puzzle import Game
 
 puzzles = generate(10, Family(Game(n=20)), seed=5).puzzles
 model = load_model(sys.argv[1])
 print(json.dumps([model.predict_proba(puzzles).tolist(), model.predict_effort(puzzles).tolist()]))
+skops.io.dump(LinearRegression(), sys.argv[2])
+try:
+    print(type(load_archive(Path(sys.argv[2]))).__name__)
+except ModelError as error:
+    print(error)
 from skops.io import _trusted_types
 
 print("sklearn.gaussian_process" in sys.modules, bool(_trusted_types.SKLEARN_ESTIMATOR_TYPE_NAMES))
 """
 
 
-def test_models_load_without_naming_every_estimator_and_predict_the_same(trained):
-    path = trained[0].path
-    usual = _python("-c", PREDICT, path)
-    quick = _python("-c", "from rumdiff.startup import quick_start\nquick_start()\n" + PREDICT,
-                    path)  # fmt: skip
-    assert usual[-1] == "True True" and quick[-1] == "False False"
-    # The same model and the same predictions, but for the last bits: the forests' threads
-    # add up their trees' votes in the order they finish.
-    for got, expected in zip(json.loads(quick[0]), json.loads(usual[0]), strict=True):
-        np.testing.assert_allclose(got, expected, rtol=1e-12)
-
-
-def test_an_archive_of_another_estimator_is_refused_in_rumdiffs_processes(tmp_path):
+def test_models_load_without_naming_every_estimator_and_only_the_five_are_trusted(
+    trained, tmp_path
+):
     # skops trusts every scikit-learn estimator by itself, as a program that imports
     # rumdiff still finds; rumdiff's own processes trust the five a model holds
-    # (config.MODEL_TRUSTED_TYPES), and refuse the rest in one line.
-    script = textwrap.dedent("""
-        import sys
-        from pathlib import Path
-
-        import skops.io
-        from sklearn.linear_model import LinearRegression
-        from rumdiff.learn.archive import load_archive
-        from rumdiff.learn.sidecar import ModelError
-
-        skops.io.dump(LinearRegression(), sys.argv[1])
-        try:
-            print(type(load_archive(Path(sys.argv[1]))).__name__)
-        except ModelError as error:
-            print(error)
-    """)  # fmt: skip
-    path = str(tmp_path / "linear.skops")
-    assert _python("-c", script, path) == ["LinearRegression"]
-    quick = "from rumdiff.startup import quick_start\nquick_start()\n" + script
-    [refused] = _python("-c", quick, path)
-    assert refused.startswith(f"{path}: refused, it holds types rumdiff does not trust")
-    assert "LinearRegression" in refused
+    # (config.MODEL_TRUSTED_TYPES), refuse the rest in one line, and predict the same.
+    files = [trained[0].path, str(tmp_path / "linear.skops")]
+    usual = _python("-c", MODELS, *files)
+    quick = _python("-c", "from rumdiff.startup import quick_start\nquick_start()\n" + MODELS,
+                    *files)  # fmt: skip
+    assert usual[1:] == ["LinearRegression", "True True"]
+    refused, discovered = quick[1:]
+    assert refused.startswith(f"{files[1]}: refused, it holds types rumdiff does not trust")
+    assert "LinearRegression" in refused and discovered == "False False"
+    # The same predictions, but for the last bits: the forests' threads add up their
+    # trees' votes in the order they finish.
+    for got, expected in zip(json.loads(quick[0]), json.loads(usual[0]), strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
