@@ -327,17 +327,24 @@ def make_joker_work() -> None:
     print(f"joker_work.csv.gz: {len(rows)} runs in {time.perf_counter() - began:.0f} s")
 
 
-def make_features() -> None:
+def search_stacks():
+    """Yield ``(m, stack)``: the puzzles of ``search_work.csv.gz`` in order, one count
+    stack for each run of rows of one shape."""
     from itertools import groupby
 
-    from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
     from rumdiff.puzzle import decode_puzzle
 
-    began, rows = time.perf_counter(), []
     stored = read_golden("search_work.csv.gz")
     for shape, puzzles in groupby(stored, key=lambda row: (row["k"], row["m"], row["n"])):
         k, m, n = map(int, shape)
-        stack = np.stack([decode_puzzle(row["puzzle"], k, n, m=m) for row in puzzles])
+        yield m, np.stack([decode_puzzle(row["puzzle"], k, n, m=m) for row in puzzles])
+
+
+def make_features() -> None:
+    from rumdiff.features.extended import EXTENDED_FEATURES, extended_features
+
+    began, rows = time.perf_counter(), []
+    for m, stack in search_stacks():
         columns = extended_features(stack, m=m)
         rows.extend(zip(*(columns[name].tolist() for name in EXTENDED_FEATURES), strict=True))
     write_golden("features_extended.csv.gz", list(EXTENDED_FEATURES), rows)

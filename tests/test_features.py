@@ -8,13 +8,13 @@ import io
 import pickle
 import subprocess
 import sys
-from itertools import combinations, groupby, product
+from itertools import combinations, product
 
 import numpy as np
 import pandas as pd
 import pytest
 from helpers import applicable_checks
-from make_golden import read_golden
+from make_golden import read_golden, search_stacks
 from sklearn.base import clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import NotFittedError
@@ -31,7 +31,7 @@ from rumdiff.features import (
     feature_names,
 )
 from rumdiff.features._thesis import runs_rules, window_runs
-from rumdiff.puzzle import Puzzle, Puzzles, decode_puzzle, format_puzzles, parse_puzzles
+from rumdiff.puzzle import Puzzle, Puzzles, format_puzzles, parse_puzzles
 from rumdiff.solve import search_effort, solve
 from rumdiff.solve._tiles import colour_runs, remove_isolated, segments
 from rumdiff.solve.groups import clearable, group_value, max_groups
@@ -605,16 +605,14 @@ def test_extended_features_equal_the_stored_ones():
     """The 1,240 puzzles of the search's golden file have the extended features stored
     beside them (tests/make_golden.py): the searches' node counts and outcomes, above
     all, have no twin that pins them, and the models learn from these values."""
-    puzzles = read_golden("search_work.csv.gz")
     stored = iter(read_golden("features_extended.csv.gz"))
-    assert len(puzzles) == 1240
-    for shape, same in groupby(puzzles, key=lambda row: (row["k"], row["m"], row["n"])):
-        k, m, n = map(int, shape)  # one stack for each run of puzzles of one shape
-        stack = np.stack([decode_puzzle(row["puzzle"], k, n, m=m) for row in same])
+    count = 0
+    for m, stack in search_stacks():
         got = extended_features(stack, m=m)
         for at in range(len(stack)):
             assert {name: str(got[name][at].item()) for name in got} == next(stored)
-    assert next(stored, None) is None
+        count += len(stack)
+    assert count == 1240 and next(stored, None) is None
 
 
 def test_extended_features_match_the_solver():
