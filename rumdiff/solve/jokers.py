@@ -19,7 +19,7 @@ placing every tile still ahead, are :func:`rumdiff.solve.search.joker_passes`.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -65,19 +65,27 @@ def run_joker_dp(
     move). The reference search's passes, whose work is the labels' effort, are
     :func:`rumdiff.solve.search.joker_passes`.
     """
-    from rumdiff.solve.engine._joker_passes import joker_search
-
     path = np.zeros((2, puzzle.n), dtype=np.int64)
     work = np.zeros(5, dtype=np.int64)
-    best, status = joker_search(
+    # Python ints: numba types them as the kernel's int64, and each np.int64() costs a
+    # microsecond of a small move's solve.
+    best, status = _search_kernel()(
         *kernel_rules(puzzle, objective, meld), group_value_table(puzzle.k, puzzle.m),
-        puzzle.m, np.int64(lower),
-        (np.int64(max_states), np.int64(live[1]), np.int64(beam), np.int64(live[0])),
+        puzzle.m, int(lower), (int(max_states), int(live[1]), int(beam), int(live[0])),
         path, work,
     )  # fmt: skip
-    traced = None if work[4] else path  # the best is ``lower``, whose path is not ours
-    states, transitions, passes, high = (int(value) for value in work[:4])
+    states, transitions, passes, high, borrowed = work.tolist()
+    traced = None if borrowed else path  # the best is ``lower``, whose path is not ours
     return int(best), states, transitions, passes, int(status), traced, high
+
+
+@cache
+def _search_kernel():
+    """``joker_search``, imported on first use: importing it starts numba, and an import
+    statement costs every call a microsecond or more."""
+    from rumdiff.solve.engine._joker_passes import joker_search
+
+    return joker_search
 
 
 def rebuild(puzzle: Puzzle, path: np.ndarray) -> Arrangement:

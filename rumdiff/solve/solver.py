@@ -264,7 +264,7 @@ def solve(
         return _solve_meld(puzzle, objective, beam_width, max_states, ilp_fallback)
     if not puzzle.plain or objective != "value":
         return _solve_with_jokers(puzzle, objective, beam_width, max_states, ilp_fallback)
-    solve_kernel, over_budget = _plain_kernel()
+    solve_kernel, _, over_budget = _engine()
     if not solve_kernel.overloads:  # (not .signatures: that lists them, 8 us a call)
         # Compile (or load from numba's cache) outside the timing: a puzzle's seconds
         # are its own, never the compiler's.
@@ -354,8 +354,7 @@ def _tiles(arrangement: Arrangement) -> int:
 
 def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: int, fallback):
     """:func:`solve` for puzzles with jokers or a table, or the tiles objective."""
-    from rumdiff.solve.engine._loop import NOT_REACHED, OVER_BUDGET
-
+    _, not_reached, over_budget = _engine()
     if not _warm:  # compile outside the timing, as in solve (a flag: asking numba is slow)
         run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam)
         _warm.append(True)
@@ -375,7 +374,7 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
     )
     # No pass traced the best when it is the joker-free optimum: that arrangement is it.
     found, method, score = None if path is not None else plain.arrangement, "dp", None
-    if status == OVER_BUDGET:
+    if status == over_budget:
         if not fallback:
             raise SolverBudgetError(
                 f"the DP needed more than max_states={max_states} states, or more than "
@@ -383,7 +382,7 @@ def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: in
             )
         found, method = _by_ilp(puzzle, objective), "ilp"
         score = None if found is None else found.score
-    elif status != NOT_REACHED:
+    elif status != not_reached:
         # The weight is the value, plus (tiles) points + 1 per tile placed: the value is
         # the rest. The arrangement is rebuilt and checked on first access.
         score = best % (puzzle.points + 1) if objective == "tiles" else best
@@ -444,19 +443,20 @@ def warm_up_puzzle() -> Puzzle:
 
 
 @cache
-def _plain_kernel():
-    """``solve_kernel`` and the status of a pass over its budget, imported on first use:
-    importing them starts numba, and an import statement costs every call a few us."""
-    from rumdiff.solve.engine._loop import OVER_BUDGET
+def _engine():
+    """``solve_kernel`` and the statuses of a pass that reached no state and of one over
+    its budget, imported on first use: importing them starts numba, and an import
+    statement costs every call a microsecond or more."""
+    from rumdiff.solve.engine._loop import NOT_REACHED, OVER_BUDGET
     from rumdiff.solve.engine._plain_passes import solve_kernel
 
-    return solve_kernel, OVER_BUDGET
+    return solve_kernel, NOT_REACHED, OVER_BUDGET
 
 
 def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool):
     """Run ``solve_kernel`` on a puzzle; return its reduced copies, path, report and (with
     ``trace``) its passes."""
-    solve_kernel, _ = _plain_kernel()
+    solve_kernel = _engine()[0]
     tables = run_states(puzzle.m)
     # The kernel walks the values downwards (but for two beams, which walk upwards for
     # other choices, and the exact pass that proves the optimum where the beam's losses

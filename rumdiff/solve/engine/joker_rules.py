@@ -118,10 +118,17 @@ def joker_rows(puzzle: Puzzle, objective: str) -> tuple:
     prunes early): ``(x, need, values)``, the copies, the table's copies and each row's
     weight (its value, plus, for the ``tiles`` objective, more than all points), with
     one more weight, 0, for the closing row."""
-    x = np.ascontiguousarray(puzzle.copies[::-1], dtype=np.int64)
-    need = np.ascontiguousarray(puzzle.table_copies[::-1], dtype=np.int64)
-    values = np.zeros(puzzle.n + 1, dtype=np.int64)
-    values[: puzzle.n] = np.arange(puzzle.n, 0, -1) + big_weight(puzzle, objective)
+    # Each call costs a solve of a small move (a turn, a rack) a few microseconds, so
+    # each array is made in one step where it can be.
+    x = puzzle.copies[::-1].astype(np.int64)
+    if puzzle.table is None:
+        need = np.zeros(puzzle.copies.shape, dtype=np.int64)
+    else:
+        need = puzzle.table[::-1].astype(np.int64)
+    values = np.arange(puzzle.n, -1, -1, dtype=np.int64)  # n..1, then 0 for the closing row
+    big = big_weight(puzzle, objective)
+    if big:
+        values[: puzzle.n] += big
     return x, need, values
 
 
