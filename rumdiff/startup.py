@@ -1,6 +1,6 @@
-"""How rumdiff's own processes start numba and skops: numba without its probe for BLAS,
-loading cached kernels without building what only compiling needs; skops without naming
-every scikit-learn estimator.
+"""How rumdiff's own processes start numba, skops and scipy: numba without its probe for
+BLAS, loading cached kernels without building what only compiling needs; skops without
+naming every scikit-learn estimator; scipy without rewriting docstrings.
 
 When numba first loads a kernel, it imports its implementations of numpy, and one of
 them (``numba.np.arraymath``) imports ``scipy.linalg.cython_blas`` to learn whether a
@@ -36,9 +36,19 @@ five a model holds, so a model file may hold those and no other estimator
 (``tests/test_startup.py``). Another thread asking scikit-learn for its estimators
 while that module runs would find none; rumdiff asks it nowhere.
 
+:func:`skip_array_api_notes` spares scipy work that only its documentation uses. As
+scipy 1.15 and later import, each function marked with the array-API backends it
+supports (``scipy._lib._array_api.xp_capabilities``, hundreds of them in scipy.stats)
+has its docstring parsed and written again with a note of those backends: 0.2-0.3 s
+of importing scipy.stats, which scikit-learn imports, so of every ``rumdiff predict`` and
+``rumdiff train`` (docs/decisions/limits.md). In rumdiff's own processes the docstrings
+are kept as written, without the note; the functions and scipy's record of what they
+support are as before (``tests/test_startup.py``). An older scipy, without that
+decorator, is left as it is.
+
 The command line calls these as it starts (:func:`quick_start`), and so do the workers
-of :mod:`rumdiff.processes`. A program that imports rumdiff keeps numba and skops as they
-are in its own process.
+of :mod:`rumdiff.processes`. A program that imports rumdiff keeps numba, skops and scipy
+as they are in its own process.
 """
 
 from __future__ import annotations
@@ -46,20 +56,26 @@ from __future__ import annotations
 import sys
 from importlib.machinery import PathFinder
 
-__all__ = ["load_kernels_lazily", "quick_start", "skip_blas_probe", "skip_estimator_discovery"]
+__all__ = [
+    "load_kernels_lazily", "quick_start", "skip_array_api_notes", "skip_blas_probe",
+    "skip_estimator_discovery",
+]  # fmt: skip
 
 _PROBE = "numba.np.arraymath"
 _BLAS = "scipy.linalg.cython_blas"
 _CACHING = "numba.core.caching"
 _TRUSTED = "skops.io._trusted_types"
+_ARRAY_API = "scipy._lib._array_api"
 
 
 def quick_start() -> None:
-    """Start numba and skops as rumdiff's own processes do: :func:`skip_blas_probe`,
-    :func:`load_kernels_lazily` and :func:`skip_estimator_discovery`."""
+    """Start numba, skops and scipy as rumdiff's own processes do: :func:`skip_blas_probe`,
+    :func:`load_kernels_lazily`, :func:`skip_estimator_discovery` and
+    :func:`skip_array_api_notes`."""
     skip_blas_probe()
     load_kernels_lazily()
     skip_estimator_discovery()
+    skip_array_api_notes()
 
 
 def skip_blas_probe() -> None:
@@ -84,6 +100,13 @@ def skip_estimator_discovery() -> None:
     estimators (nothing if it has built them already)."""
     if _TRUSTED not in sys.modules:
         _find_first(_TRUSTED, _WithoutEstimators)
+
+
+def skip_array_api_notes() -> None:
+    """Have scipy, from when ``scipy._lib._array_api`` is first imported, keep the
+    docstrings of the functions it marks as written (nothing if it is imported already)."""
+    if _ARRAY_API not in sys.modules:
+        _find_first(_ARRAY_API, _ThenKeptDocstrings)
 
 
 def _find_first(name: str, loader_type) -> None:
@@ -180,6 +203,31 @@ class _WithoutEstimators(_Wrapped):
             self.loader.exec_module(module)
         finally:
             sklearn.utils.all_estimators = found
+
+
+class _ThenKeptDocstrings(_Wrapped):
+    """Runs ``scipy._lib._array_api``, then has its decorator ``xp_capabilities`` read
+    each docstring with :class:`_KeptDocstring` instead of scipy's parser."""
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        if hasattr(module, "xp_capabilities") and hasattr(module, "FunctionDoc"):
+            module.FunctionDoc = _KeptDocstring
+
+
+class _KeptDocstring:
+    """What ``xp_capabilities`` takes for a parsed docstring: its sections take the note
+    of the backends and drop it, and the text comes back as written, after the line of
+    the signature that the decorator cuts off."""
+
+    def __init__(self, function):
+        self.text = function.__doc__ or ""
+
+    def __getitem__(self, section: str) -> list:
+        return []
+
+    def __str__(self) -> str:
+        return "\n" + self.text
 
 
 def _no_estimators(*args, **kwargs) -> list:

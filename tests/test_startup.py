@@ -1,7 +1,8 @@
 """numba starts without its probe for BLAS, and loads cached kernels without building its
-compilation target, and skops without naming every scikit-learn estimator, in rumdiff's
-own processes (the command line and the workers it spawns); both start as they always do
-in a program that imports rumdiff."""
+compilation target, skops without naming every scikit-learn estimator, and scipy without
+rewriting the docstrings of its array-API functions, in rumdiff's own processes (the
+command line and the workers it spawns); all start as they always do in a program that
+imports rumdiff."""
 
 from __future__ import annotations
 
@@ -163,7 +164,9 @@ def test_a_kernel_missing_from_the_cache_still_compiles(tmp_path):
 #: here: the shipped model needs the scikit-learn it was saved with, which the floors'
 #: tests do not have), loads an archive of another scikit-learn estimator, then says
 #: whether scikit-learn's Gaussian processes were imported (only naming every estimator
-#: imports them) and whether skops trusts any estimator by itself.
+#: imports them) and whether skops trusts any estimator by itself; last, what scipy
+#: recorded of its array-API functions (None for a scipy without that record) and one of
+#: their docstrings.
 MODELS = """
 import json
 import sys
@@ -189,6 +192,13 @@ except ModelError as error:
 from skops.io import _trusted_types
 
 print("sklearn.gaussian_process" in sys.modules, bool(_trusted_types.SKLEARN_ESTIMATOR_TYPE_NAMES))
+from scipy import stats
+
+table = getattr(sys.modules.get("scipy._lib._array_api"), "xp_capabilities_table", None)
+names = None if table is None else sorted(
+    f"{getattr(f, '__module__', '')}.{f.__name__} {table[f]!r}" for f in table
+)
+print(json.dumps([names, stats.ttest_ind.__doc__]))
 """
 
 
@@ -202,11 +212,22 @@ def test_models_load_without_naming_every_estimator_and_only_the_five_are_truste
     usual = _python("-c", MODELS, *files)
     quick = _python("-c", "from rumdiff.startup import quick_start\nquick_start()\n" + MODELS,
                     *files)  # fmt: skip
-    assert usual[1:] == ["LinearRegression", "True True"]
-    refused, discovered = quick[1:]
+    assert usual[1:3] == ["LinearRegression", "True True"]
+    refused, discovered = quick[1:3]
     assert refused.startswith(f"{files[1]}: refused, it holds types rumdiff does not trust")
     assert "LinearRegression" in refused and discovered == "False False"
     # The same predictions, but for the last bits: the forests' threads add up their
     # trees' votes in the order they finish.
     for got, expected in zip(json.loads(quick[0]), json.loads(usual[0]), strict=True):
         np.testing.assert_allclose(got, expected, rtol=1e-12)
+    # scipy records the same functions and what they support, and keeps their docstrings
+    # as written, without the note of the backends it otherwise adds to each.
+    (names, usual_doc), (same_names, quick_doc) = json.loads(usual[3]), json.loads(quick[3])
+    assert names == same_names and len(quick) == len(usual) == 4
+    note = "Array API Standard Support"
+    if names is not None:  # scipy 1.15 and later
+        assert len(names) > 100
+        assert any(name.startswith("scipy.stats._stats_py.ttest_ind ") for name in names)
+        assert note in usual_doc and note not in quick_doc
+        assert quick_doc.split("\n")[0] == usual_doc.split("\n")[0]
+        assert quick_doc.startswith("Calculate the T-test") and len(quick_doc) > 2000
