@@ -252,8 +252,8 @@ MODEL_COMPRESS = 6
 #: Types beyond skops's own (numbers, containers, numpy's) that a model file may hold, by
 #: full name: our feature transformer, the pipeline, the forests and their trees, and
 #: scikit-learn's tree structure. Anything else is refused. (skops would trust any
-#: scikit-learn estimator too, but rumdiff's processes skip naming them all, for speed:
-#: rumdiff.startup.)
+#: scikit-learn estimator and any numpy or scipy ufunc too, but rumdiff's processes skip
+#: naming them all, for speed: rumdiff.startup.)
 MODEL_TRUSTED_TYPES = (
     "rumdiff.features.transformer.PuzzleFeatures",
     "sklearn.pipeline.Pipeline",

@@ -1,6 +1,7 @@
 """How rumdiff's own processes start numba, skops and scipy: numba without its probe for
 BLAS, loading cached kernels without building what only compiling needs; skops without
-naming every scikit-learn estimator; scipy without rewriting docstrings.
+naming every scikit-learn estimator and every numpy and scipy ufunc; scipy without
+rewriting docstrings.
 
 When numba first loads a kernel, it imports its implementations of numpy, and one of
 them (``numba.np.arraymath``) imports ``scipy.linalg.cython_blas`` to learn whether a
@@ -27,14 +28,17 @@ always does (numba's compiler refreshes the target itself), so a kernel missing 
 cache compiles as before. ``tests/test_startup.py`` loads every kernel this way and
 compares its results.
 
-:func:`skip_estimator_discovery` does the same for skops, which rumdiff loads models
-with: as it builds its list of trusted types, skops names every scikit-learn estimator,
-and to find them all scikit-learn imports every one of its modules: 0.5-0.8 s of each
-``rumdiff predict`` (docs/decisions/limits.md). In rumdiff's own processes that list is
-left without scikit-learn's estimators, and ``config.MODEL_TRUSTED_TYPES`` names the
-five a model holds, so a model file may hold those and no other estimator
-(``tests/test_startup.py``). Another thread asking scikit-learn for its estimators
-while that module runs would find none; rumdiff asks it nowhere.
+:func:`skip_type_discovery` does the same for skops, which rumdiff loads models with:
+as it builds its list of trusted types, skops names every scikit-learn estimator, and to
+find them all scikit-learn imports every one of its modules: 0.5-0.8 s of each
+``rumdiff predict`` (docs/decisions/limits.md). It also names every ufunc of numpy and
+of scipy.special, searching all loaded modules for where each is defined: 0.15-0.2 s
+more. In rumdiff's own processes that list is left without scikit-learn's estimators
+and without ufuncs, and ``config.MODEL_TRUSTED_TYPES`` names the five estimators a
+model holds (a model holds no ufunc), so a model file may hold those and no other
+estimator or function (``tests/test_startup.py``). Another thread asking scikit-learn
+for its estimators, or skops for a module's public types, while that module runs would
+find none; rumdiff asks neither.
 
 :func:`skip_array_api_notes` spares scipy work that only its documentation uses. As
 scipy 1.15 and later import, each function marked with the array-API backends it
@@ -58,7 +62,7 @@ from importlib.machinery import PathFinder
 
 __all__ = [
     "load_kernels_lazily", "quick_start", "skip_array_api_notes", "skip_blas_probe",
-    "skip_estimator_discovery",
+    "skip_type_discovery",
 ]  # fmt: skip
 
 _PROBE = "numba.np.arraymath"
@@ -70,11 +74,11 @@ _ARRAY_API = "scipy._lib._array_api"
 
 def quick_start() -> None:
     """Start numba, skops and scipy as rumdiff's own processes do: :func:`skip_blas_probe`,
-    :func:`load_kernels_lazily`, :func:`skip_estimator_discovery` and
+    :func:`load_kernels_lazily`, :func:`skip_type_discovery` and
     :func:`skip_array_api_notes`."""
     skip_blas_probe()
     load_kernels_lazily()
-    skip_estimator_discovery()
+    skip_type_discovery()
     skip_array_api_notes()
 
 
@@ -95,11 +99,11 @@ def load_kernels_lazily() -> None:
         _find_first(_CACHING, _ThenLazyCache)
 
 
-def skip_estimator_discovery() -> None:
+def skip_type_discovery() -> None:
     """Have skops build its trusted types, when it first does, without scikit-learn's
-    estimators (nothing if it has built them already)."""
+    estimators and numpy's and scipy's ufuncs (nothing if it has built them already)."""
     if _TRUSTED not in sys.modules:
-        _find_first(_TRUSTED, _WithoutEstimators)
+        _find_first(_TRUSTED, _WithoutDiscovery)
 
 
 def skip_array_api_notes() -> None:
@@ -191,18 +195,27 @@ class _WithoutBlas(_Wrapped):
                 del sys.modules[_BLAS]
 
 
-class _WithoutEstimators(_Wrapped):
-    """A loader that runs a module while scikit-learn's ``all_estimators`` finds none."""
+class _WithoutDiscovery(_Wrapped):
+    """A loader that runs a module while scikit-learn's ``all_estimators`` and skops's
+    ``get_public_type_names`` (how it lists a module's ufuncs) find nothing."""
 
     def exec_module(self, module):
         import sklearn.utils
+        from skops.io import _utils
 
-        found = sklearn.utils.all_estimators
-        sklearn.utils.all_estimators = _no_estimators
+        estimators = sklearn.utils.all_estimators
+        types = getattr(_utils, "get_public_type_names", None)
+        sklearn.utils.all_estimators = _nothing
+        if types is not None:
+            _utils.get_public_type_names = _nothing
         try:
             self.loader.exec_module(module)
         finally:
-            sklearn.utils.all_estimators = found
+            sklearn.utils.all_estimators = estimators
+            if types is not None:
+                _utils.get_public_type_names = types
+                if getattr(module, "get_public_type_names", None) is _nothing:
+                    module.get_public_type_names = types  # as the module imported it
 
 
 class _ThenKeptDocstrings(_Wrapped):
@@ -230,6 +243,7 @@ class _KeptDocstring:
         return "\n" + self.text
 
 
-def _no_estimators(*args, **kwargs) -> list:
-    """scikit-learn's ``all_estimators``, finding none."""
+def _nothing(*args, **kwargs) -> list:
+    """scikit-learn's ``all_estimators`` or skops's ``get_public_type_names``, finding
+    nothing."""
     return []

@@ -164,7 +164,8 @@ def test_a_kernel_missing_from_the_cache_still_compiles(tmp_path):
 #: here: the shipped model needs the scikit-learn it was saved with, which the floors'
 #: tests do not have), loads an archive of another scikit-learn estimator, then says
 #: whether scikit-learn's Gaussian processes were imported (only naming every estimator
-#: imports them) and whether skops trusts any estimator by itself; last, what scipy
+#: imports them) and whether skops trusts any estimator, or numpy's and scipy's ufuncs,
+#: by itself; last, what scipy
 #: recorded of its array-API functions (None for a scipy without that record) and one of
 #: their docstrings.
 MODELS = """
@@ -191,7 +192,10 @@ except ModelError as error:
     print(error)
 from skops.io import _trusted_types
 
-print("sklearn.gaussian_process" in sys.modules, bool(_trusted_types.SKLEARN_ESTIMATOR_TYPE_NAMES))
+print(
+    "sklearn.gaussian_process" in sys.modules, bool(_trusted_types.SKLEARN_ESTIMATOR_TYPE_NAMES),
+    bool(_trusted_types.NUMPY_UFUNC_TYPE_NAMES), bool(_trusted_types.SCIPY_UFUNC_TYPE_NAMES),
+)
 from scipy import stats
 
 table = getattr(sys.modules.get("scipy._lib._array_api"), "xp_capabilities_table", None)
@@ -205,17 +209,18 @@ print(json.dumps([names, stats.ttest_ind.__doc__]))
 def test_models_load_without_naming_every_estimator_and_only_the_five_are_trusted(
     trained, tmp_path
 ):
-    # skops trusts every scikit-learn estimator by itself, as a program that imports
-    # rumdiff still finds; rumdiff's own processes trust the five a model holds
-    # (config.MODEL_TRUSTED_TYPES), refuse the rest in one line, and predict the same.
+    # skops trusts every scikit-learn estimator and every numpy and scipy ufunc by
+    # itself, as a program that imports rumdiff still finds; rumdiff's own processes
+    # trust the five estimators a model holds (config.MODEL_TRUSTED_TYPES) and no ufunc,
+    # refuse the rest in one line, and predict the same.
     files = [trained[0].path, str(tmp_path / "linear.skops")]
     usual = _python("-c", MODELS, *files)
     quick = _python("-c", "from rumdiff.startup import quick_start\nquick_start()\n" + MODELS,
                     *files)  # fmt: skip
-    assert usual[1:3] == ["LinearRegression", "True True"]
+    assert usual[1:3] == ["LinearRegression", "True True True True"]
     refused, discovered = quick[1:3]
     assert refused.startswith(f"{files[1]}: refused, it holds types rumdiff does not trust")
-    assert "LinearRegression" in refused and discovered == "False False"
+    assert "LinearRegression" in refused and discovered == "False False False False"
     # The same predictions, but for the last bits: the forests' threads add up their
     # trees' votes in the order they finish.
     for got, expected in zip(json.loads(quick[0]), json.loads(usual[0]), strict=True):
