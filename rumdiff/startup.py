@@ -32,23 +32,25 @@ compares its results.
 as it builds its list of trusted types, skops names every scikit-learn estimator, and to
 find them all scikit-learn imports every one of its modules: 0.5-0.8 s of each
 ``rumdiff predict`` (docs/decisions/limits.md). It also names every ufunc of numpy and
-of scipy.special, searching all loaded modules for where each is defined: 0.15-0.2 s
-more. In rumdiff's own processes that list is left without scikit-learn's estimators
-and without ufuncs, and ``config.MODEL_TRUSTED_TYPES`` names the five estimators a
-model holds (a model holds no ufunc), so a model file may hold those and no other
-estimator or function (``tests/test_startup.py``). Another thread asking scikit-learn
-for its estimators, or skops for a module's public types, while that module runs would
-find none; rumdiff asks neither.
+of scipy.special, searching all loaded modules for where each is defined: 0.3-0.5 s
+more of ``rumdiff predict``, whose process has loaded thousands. In rumdiff's own
+processes that list is left without scikit-learn's estimators and without ufuncs, and
+``config.MODEL_TRUSTED_TYPES`` names the five estimators a model holds (a model holds
+no ufunc), so a model file may hold those and no other estimator or function
+(``tests/test_startup.py``). Another thread asking scikit-learn for its estimators, or
+skops for a module's public types, while that module runs would find none; rumdiff asks
+neither.
 
 :func:`skip_array_api_notes` spares scipy work that only its documentation uses. As
-scipy 1.15 and later import, each function marked with the array-API backends it
-supports (``scipy._lib._array_api.xp_capabilities``, hundreds of them in scipy.stats)
-has its docstring parsed and written again with a note of those backends: 0.2-0.3 s
-of importing scipy.stats, which scikit-learn imports, so of every ``rumdiff predict`` and
-``rumdiff train`` (docs/decisions/limits.md). In rumdiff's own processes the docstrings
-are kept as written, without the note; the functions and scipy's record of what they
-support are as before (``tests/test_startup.py``). An older scipy, without that
-decorator, is left as it is.
+scipy 1.16 and later import, each function marked with the array-API backends it
+supports (``scipy._lib._array_api.xp_capabilities``: 474 as scipy 1.17's scipy.stats
+imports) has its docstring parsed and written again with a note of those backends:
+0.2-0.3 s of importing scipy.stats, which scikit-learn imports, so of every ``rumdiff
+predict`` and ``rumdiff train`` (docs/decisions/limits.md). In rumdiff's own processes
+the docstrings are kept as written, without the note; the functions and scipy's record
+of what they support are as before (``tests/test_startup.py``). An older scipy, without
+that decorator, is left as it is, and so is a later one whose decorator asks more of a
+parsed docstring than the stand-in gives (it is tried once first).
 
 The command line calls these as it starts (:func:`quick_start`), and so do the workers
 of :mod:`rumdiff.processes`. A program that imports rumdiff keeps numba, skops and scipy
@@ -214,8 +216,10 @@ class _WithoutDiscovery(_Wrapped):
             sklearn.utils.all_estimators = estimators
             if types is not None:
                 _utils.get_public_type_names = types
-                if getattr(module, "get_public_type_names", None) is _nothing:
-                    module.get_public_type_names = types  # as the module imported it
+            # The names as the module imported them, for whoever calls them later.
+            for name, found in (("all_estimators", estimators), ("get_public_type_names", types)):
+                if getattr(module, name, None) is _nothing:
+                    setattr(module, name, found)
 
 
 class _ThenKeptDocstrings(_Wrapped):
@@ -224,8 +228,18 @@ class _ThenKeptDocstrings(_Wrapped):
 
     def exec_module(self, module):
         self.loader.exec_module(module)
-        if hasattr(module, "xp_capabilities") and hasattr(module, "FunctionDoc"):
-            module.FunctionDoc = _KeptDocstring
+        parser = getattr(module, "FunctionDoc", None)
+        if parser is None or not hasattr(module, "xp_capabilities"):
+            return
+        module.FunctionDoc = _KeptDocstring
+
+        def probe():
+            """A function of our own to try the decorator on, in a table of our own."""
+
+        try:
+            module.xp_capabilities(capabilities_table={})(probe)
+        except Exception:  # a scipy that asks more of the stand-in: scipy's own parser
+            module.FunctionDoc = parser
 
 
 class _KeptDocstring:
@@ -233,7 +247,7 @@ class _KeptDocstring:
     of the backends and drop it, and the text comes back as written, after the line of
     the signature that the decorator cuts off."""
 
-    def __init__(self, function):
+    def __init__(self, function, *args, **kwargs):
         self.text = function.__doc__ or ""
 
     def __getitem__(self, section: str) -> list:

@@ -264,7 +264,8 @@ def solve(
         return _solve_meld(puzzle, objective, beam_width, max_states, ilp_fallback)
     if not puzzle.plain or objective != "value":
         return _solve_with_jokers(puzzle, objective, beam_width, max_states, ilp_fallback)
-    solve_kernel, _, over_budget = _engine()
+    solve_kernel = _plain_kernel()
+    over_budget = _statuses()[1]
     if not solve_kernel.overloads:  # (not .signatures: that lists them, 8 us a call)
         # Compile (or load from numba's cache) outside the timing: a puzzle's seconds
         # are its own, never the compiler's.
@@ -354,7 +355,7 @@ def _tiles(arrangement: Arrangement) -> int:
 
 def _solve_with_jokers(puzzle: Puzzle, objective: str, beam: int, max_states: int, fallback):
     """:func:`solve` for puzzles with jokers or a table, or the tiles objective."""
-    _, not_reached, over_budget = _engine()
+    not_reached, over_budget = _statuses()
     if not _warm:  # compile outside the timing, as in solve (a flag: asking numba is slow)
         run_joker_dp(Puzzle.from_tiles(["J"], k=3, m=1, n=3), "value", 1000, beam)
         _warm.append(True)
@@ -443,20 +444,28 @@ def warm_up_puzzle() -> Puzzle:
 
 
 @cache
-def _engine():
-    """``solve_kernel`` and the statuses of a pass that reached no state and of one over
-    its budget, imported on first use: importing them starts numba, and an import
-    statement costs every call a microsecond or more."""
-    from rumdiff.solve.engine._loop import NOT_REACHED, OVER_BUDGET
+def _plain_kernel():
+    """``solve_kernel``, imported on first use: importing it starts numba, and an import
+    statement costs every call a microsecond."""
     from rumdiff.solve.engine._plain_passes import solve_kernel
 
-    return solve_kernel, NOT_REACHED, OVER_BUDGET
+    return solve_kernel
+
+
+@cache
+def _statuses() -> tuple[int, int]:
+    """The engine's statuses of a pass that reached no state and of one over its budget,
+    imported on first use, as :func:`_plain_kernel` (a solve with jokers or a table
+    imports no more of the engine than these)."""
+    from rumdiff.solve.engine._loop import NOT_REACHED, OVER_BUDGET
+
+    return NOT_REACHED, OVER_BUDGET
 
 
 def _solve_kernel(puzzle: Puzzle, beam_width: int, max_states: int, trace: bool):
     """Run ``solve_kernel`` on a puzzle; return its reduced copies, path, report and (with
     ``trace``) its passes."""
-    solve_kernel = _engine()[0]
+    solve_kernel = _plain_kernel()
     tables = run_states(puzzle.m)
     # The kernel walks the values downwards (but for two beams, which walk upwards for
     # other choices, and the exact pass that proves the optimum where the beam's losses
