@@ -88,7 +88,8 @@ def _timed(function, puzzle):
     return answer, time.perf_counter() - started
 
 
-def _ilp_score(puzzle: Puzzle):
+def ilp_score(puzzle: Puzzle):
+    """The reference ILP's checked score of a puzzle, None when its table cannot be placed."""
     found = solve_ilp(puzzle)
     return None if found is None else found.check(puzzle)
 
@@ -101,7 +102,7 @@ def compare(name: str, puzzles: list[Puzzle], unit: float, label: str) -> dict:
         score = solution.score
         transitions.append(solution.work.transitions)
         ours.append(seconds / unit)
-        reference, seconds = _timed(_ilp_score, puzzle)
+        reference, seconds = _timed(ilp_score, puzzle)
         ilp.append(seconds / unit)
         if score != reference:
             raise SystemExit(f"{name}, puzzle {index}: solver {score} != ILP {reference}")

@@ -32,8 +32,8 @@ compares its results.
 as it builds its list of trusted types, skops names every scikit-learn estimator, and to
 find them all scikit-learn imports every one of its modules: 0.5-0.8 s of each
 ``rumdiff predict`` (docs/decisions/limits.md). It also names every ufunc of numpy and
-of scipy.special, searching all loaded modules for where each is defined: 0.3-0.5 s
-more of ``rumdiff predict``, whose process has loaded thousands. In rumdiff's own
+of scipy.special, searching all loaded modules for where each is defined: about half a
+second more of ``rumdiff predict``, whose process has loaded thousands. In rumdiff's own
 processes that list is left without scikit-learn's estimators and without ufuncs, and
 ``config.MODEL_TRUSTED_TYPES`` names the five estimators a model holds (a model holds
 no ufunc), so a model file may hold those and no other estimator or function

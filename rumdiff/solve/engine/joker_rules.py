@@ -121,10 +121,7 @@ def joker_rows(puzzle: Puzzle, objective: str) -> tuple:
     # Each call costs a solve of a small move (a turn, a rack) a few microseconds, so
     # each array is made in one step where it can be.
     x = puzzle.copies[::-1].astype(np.int64)
-    if puzzle.table is None:
-        need = np.zeros(puzzle.copies.shape, dtype=np.int64)
-    else:
-        need = puzzle.table[::-1].astype(np.int64)
+    need = puzzle.table_copies[::-1].astype(np.int64)
     values = np.arange(puzzle.n, -1, -1, dtype=np.int64)  # n..1, then 0 for the closing row
     big = big_weight(puzzle, objective)
     if big:
